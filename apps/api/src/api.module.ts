@@ -1,0 +1,40 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthModule, RolesGuard, SessionGuard } from '@solar/auth';
+import { AppConfig, ConfigModule } from '@solar/config';
+import { DatabaseModule } from '@solar/database';
+import { Clock, ClockModule } from '@solar/domain';
+import { HealthModule, LoggingModule } from '@solar/platform';
+import { RedisModule } from '@solar/redis';
+import { AdminModule } from './admin/admin.module';
+import { AuthApiModule } from './auth/auth-api.module';
+
+export interface ApiModuleOptions {
+  /** Replaces the system clock (tests). */
+  clock?: Clock;
+}
+
+@Module({})
+export class ApiModule {
+  static forRoot(config: AppConfig, options: ApiModuleOptions = {}): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule.forRoot(config, 'api'),
+        DatabaseModule.forRoot(config),
+        RedisModule.forRoot(config),
+        options.clock ? ClockModule.with(options.clock) : ClockModule,
+        AuthModule,
+        HealthModule.forRoot(),
+        AuthApiModule,
+        AdminModule,
+      ],
+      providers: [
+        // Deny by default: a session first, then the roles a route declares.
+        { provide: APP_GUARD, useExisting: SessionGuard },
+        { provide: APP_GUARD, useExisting: RolesGuard },
+      ],
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AuthenticatedUser, CurrentUser, Public, SessionService } from '@solar/auth';
+import { AccountsService, toUserInfo } from '@solar/domain';
+import { AuthResponseDto, authResponse } from './dto/auth-response.dto';
+import { LoginDto } from './dto/login.dto';
+import { RegisterDto } from './dto/register.dto';
+import { ResendCodeDto } from './dto/resend-code.dto';
+import { VerifyEmailDto } from './dto/verify-email.dto';
+
+@ApiTags('auth')
+@ApiOkResponse({ type: AuthResponseDto })
+@Controller('api/auth')
+export class AuthController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @Public()
+  @Post('register')
+  @HttpCode(200)
+  @ApiBadRequestResponse({ description: 'Validation errors, or the e-mail is already registered' })
+  async register(@Body() body: RegisterDto): Promise<AuthResponseDto> {
+    await this.accounts.register(body);
+    return authResponse('Registration successful. Check your e-mail for the verification code.');
+  }
+
+  @Public()
+  @Post('verify-email')
+  @HttpCode(200)
+  @ApiBadRequestResponse({ description: 'Invalid or expired code, or the account is locked' })
+  async verifyEmail(@Body() body: VerifyEmailDto): Promise<AuthResponseDto> {
+    return authResponse('Email verified', await this.accounts.verifyEmail(body.email, body.code));
+  }
+
+  @Public()
+  @Post('resend-code')
+  @HttpCode(200)
+  @ApiBadRequestResponse({ description: 'Rate limit reached, unknown e-mail or already verified' })
+  async resendCode(@Body() body: ResendCodeDto): Promise<AuthResponseDto> {
+    await this.accounts.resendCode(body.email);
+    return authResponse('A new verification code has been sent');
+  }
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiBadRequestResponse({ description: 'Invalid credentials, e-mail not verified, or account locked' })
+  async login(@Body() body: LoginDto, @Req() request: Request): Promise<AuthResponseDto> {
+    const user = await this.accounts.authenticate(body.email, body.password);
+    await this.sessions.start(request, user.id, body.rememberMe === true);
+    return authResponse('Login successful', toUserInfo(user));
+  }
+
+  @Get('me')
+  @ApiCookieAuth()
+  me(@CurrentUser() user: AuthenticatedUser): AuthResponseDto {
+    return authResponse(null, user);
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  @ApiCookieAuth()
+  async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<AuthResponseDto> {
+    await this.sessions.end(request, response);
+    return authResponse('Logged out');
+  }
+}

@@ -1,0 +1,19 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import Redis from 'ioredis';
+import { createSessionMiddleware } from '@solar/auth';
+import { AppConfig } from '@solar/config';
+import { configureHttpApp } from '@solar/platform';
+import { REDIS } from '@solar/redis';
+import { ApiModule, ApiModuleOptions } from './api.module';
+import { setupOpenApi } from './openapi';
+
+/** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
+export async function createApiApp(config: AppConfig, options: ApiModuleOptions = {}): Promise<INestApplication> {
+  const app = await NestFactory.create(ApiModule.forRoot(config, options), { bodyParser: false, bufferLogs: true });
+  configureHttpApp(app, config);
+  app.use(createSessionMiddleware(config, app.get<Redis>(REDIS)));
+  setupOpenApi(app);
+  await app.init();
+  return app;
+}

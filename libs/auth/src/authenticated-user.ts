@@ -1,0 +1,19 @@
+import { Role, UserInfo } from '@solar/domain';
+
+/** The caller of a request, as the session guard loaded it from the database. */
+export type AuthenticatedUser = UserInfo & { roles: Role[] };
+
+declare module 'express-session' {
+  interface SessionData {
+    userId: string;
+  }
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      authenticatedUser?: AuthenticatedUser;
+    }
+  }
+}

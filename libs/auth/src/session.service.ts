@@ -1,0 +1,28 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS } from './session.constants';
+
+/** Starts and ends cookie sessions around express-session's callbacks. */
+@Injectable()
+export class SessionService {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** A fresh session id at every login, so an id planted before login is worth nothing. */
+  async start(request: Request, userId: string, rememberMe: boolean): Promise<void> {
+    await new Promise<void>((resolve, reject) => request.session.regenerate((error) => (error ? reject(error) : resolve())));
+    request.session.userId = userId;
+    if (rememberMe) request.session.cookie.maxAge = SESSION_TTL_SECONDS * 1000;
+    await new Promise<void>((resolve, reject) => request.session.save((error) => (error ? reject(error) : resolve())));
+  }
+
+  async end(request: Request, response: Response): Promise<void> {
+    await new Promise<void>((resolve, reject) => request.session.destroy((error) => (error ? reject(error) : resolve())));
+    response.clearCookie(SESSION_COOKIE, {
+      httpOnly: true,
+      secure: this.config.cookieSecure,
+      sameSite: 'lax',
+      path: '/',
+    });
+  }
+}

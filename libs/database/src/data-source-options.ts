@@ -1,0 +1,16 @@
+import { DataSourceOptions } from 'typeorm';
+import { migrations } from './migrations';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl,
+    namingStrategy: new SnakeNamingStrategy(),
+    migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    extra: { max: 10, application_name: 'solar' },
+  };
+}

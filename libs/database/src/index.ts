@@ -1,0 +1,5 @@
+export * from './data-source-options';
+export * from './database.module';
+export * from './ensure-database';
+export * from './migrate';
+export * from './run-migrations';

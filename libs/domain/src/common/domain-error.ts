@@ -1,0 +1,54 @@
+/**
+ * Errors the domain throws. Each kind maps to one HTTP status in the api's exception filter,
+ * so services never speak HTTP.
+ */
+export type DomainErrorKind =
+  | 'bad_request'
+  | 'auth_failed'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends DomainError {
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
+
+/** A failed authentication operation, reported as an AuthResponse with `success: false`. */
+export class AuthFailedError extends DomainError {
+  constructor(message: string) {
+    super('auth_failed', message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'Forbidden') {
+    super('forbidden', message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message = 'Not found') {
+    super('not_found', message);
+  }
+}
+
+export class ServiceUnavailableError extends DomainError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('unavailable', message, options);
+  }
+}

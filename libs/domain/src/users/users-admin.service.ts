@@ -1,0 +1,126 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../common/domain-error';
+import { PasswordHasher } from './password-hasher';
+import { ALL_ROLES, Role } from './role';
+import { AdminUserInfo, normalizeEmail } from './user-info';
+import { AdminUserRow, UserRepository } from './user.repository';
+import { UserEntity } from './user.entity';
+
+export interface Actor {
+  id: string;
+  roles: readonly Role[];
+}
+
+export interface UserPage {
+  items: AdminUserInfo[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface SystemStats {
+  users: number;
+  sunSources: number;
+  telemetryRows: number;
+  messagesLastHour: number;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+/** User management for administrators (DECISIONS.md "Resources the spec leaves out"). */
+@Injectable()
+export class UsersAdminService {
+  private readonly logger = new Logger(UsersAdminService.name);
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** `page` starts at 1; `pageSize` is clamped to 1..100. */
+  async list(page: number, pageSize: number, search?: string): Promise<UserPage> {
+    const size = Math.min(Math.max(pageSize, 1), MAX_PAGE_SIZE);
+    const current = Math.max(page, 1);
+    const { rows, total } = await this.users.listForAdmin(search?.trim() || undefined, (current - 1) * size, size);
+    return { items: rows.map(toAdminUserInfo), total, page: current, pageSize: size };
+  }
+
+  /** Only an Overseer may grant the Overseer role or change an Overseer's roles. */
+  async setRoles(actor: Actor, userId: string, roles: Role[]): Promise<AdminUserInfo> {
+    const target = await this.findOrFail(userId);
+    const unique = ALL_ROLES.filter((role) => roles.includes(role));
+    const touchesOverseer = unique.includes('Overseer') || target.roles.includes('Overseer');
+    if (touchesOverseer && !actor.roles.includes('Overseer')) {
+      throw new ForbiddenError('Only an Overseer may grant or revoke the Overseer role');
+    }
+    await this.users.update(target.id, { roles: unique });
+    return toAdminUserInfo({ ...target, roles: unique, sunSourceCount: await this.users.sunSourceCount(target.id) });
+  }
+
+  /** Deletes an account; its groups, sources and their data go with it (foreign keys cascade). */
+  async delete(actor: Actor, userId: string): Promise<void> {
+    if (actor.id === userId) throw new BadRequestError('You cannot delete your own account');
+    const target = await this.findOrFail(userId);
+    if (target.roles.includes('Overseer') && !actor.roles.includes('Overseer')) {
+      throw new ForbiddenError('Only an Overseer may delete an Overseer');
+    }
+    await this.users.delete(target.id);
+  }
+
+  async stats(): Promise<SystemStats> {
+    return {
+      users: await this.users.count(),
+      // Sources and telemetry arrive with their own capabilities, which fill these in.
+      sunSources: 0,
+      telemetryRows: 0,
+      messagesLastHour: 0,
+    };
+  }
+
+  /**
+   * Makes sure the configured administrator exists, verified, with every role. An existing
+   * account keeps its password: the variable bootstraps an account, it does not reset one.
+   */
+  async ensureAdministrator(emailInput: string, password: string): Promise<void> {
+    const email = normalizeEmail(emailInput);
+    const existing = await this.users.findByEmail(email);
+    if (!existing) {
+      await this.users.create({
+        email,
+        passwordHash: await this.hasher.hash(password),
+        firstName: null,
+        lastName: null,
+        roles: [...ALL_ROLES],
+        emailVerified: true,
+        verificationCodeHash: null,
+        verificationCodeExpiresAt: null,
+      });
+      this.logger.log(`created administrator account ${email}`);
+      return;
+    }
+    const missingRole = ALL_ROLES.some((role) => !existing.roles.includes(role));
+    if (missingRole || !existing.emailVerified) {
+      await this.users.update(existing.id, { roles: [...ALL_ROLES], emailVerified: true });
+      this.logger.log(`granted administrator roles to ${email}`);
+    }
+  }
+
+  private async findOrFail(userId: string): Promise<UserEntity> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new NotFoundError('User not found');
+    return user;
+  }
+}
+
+function toAdminUserInfo(row: AdminUserRow | (UserEntity & { sunSourceCount: number })): AdminUserInfo {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    roles: [...row.roles],
+    createdAt: new Date(row.createdAt).toISOString(),
+    emailVerified: row.emailVerified,
+    sunSourceCount: row.sunSourceCount,
+  };
+}

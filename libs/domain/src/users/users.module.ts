@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailModule } from '@solar/mail';
+import { AccountsService } from './accounts.service';
+import { CodeSendLimiter } from './code-send-limiter';
+import { PasswordHasher } from './password-hasher';
+import { UserEntity } from './user.entity';
+import { UserRepository } from './user.repository';
+import { UsersAdminService } from './users-admin.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity]), MailModule],
+  providers: [UserRepository, PasswordHasher, CodeSendLimiter, AccountsService, UsersAdminService],
+  exports: [UserRepository, AccountsService, UsersAdminService],
+})
+export class UsersModule {}

@@ -1,0 +1,2 @@
+export * from './mail.module';
+export * from './mail.service';

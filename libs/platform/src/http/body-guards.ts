@@ -1,0 +1,39 @@
+import { Logger } from '@nestjs/common';
+import express, { ErrorRequestHandler, RequestHandler } from 'express';
+import { sendError } from './api-exception.filter';
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function findForbiddenKey(value: unknown, depth = 0): string | undefined {
+  if (depth > 64 || value === null || typeof value !== 'object') return undefined;
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key)) return key;
+    const nested = findForbiddenKey((value as Record<string, unknown>)[key], depth + 1);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/**
+ * JSON parsing for the API: a size limit, malformed JSON as a 400 in our error body, bodies of
+ * another type refused with 415, and prototype-polluting keys (`__proto__`...) refused with 400.
+ */
+export function jsonBodyHandlers(limit: string, skipPaths: RegExp[] = []): Array<RequestHandler | ErrorRequestHandler> {
+  const logger = new Logger('BodyParser');
+  const parse = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const skip = (url: string) => skipPaths.some((pattern) => pattern.test(url));
+
+  const requireJson: RequestHandler = (request, response, next) => {
+    const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'];
+    if (!hasBody || skip(request.originalUrl) || request.is(['application/json', 'application/*+json'])) return next();
+    response.status(415).json({ message: 'Content-Type must be application/json' });
+  };
+  const parseJson: RequestHandler = (request, response, next) => (skip(request.originalUrl) ? next() : parse(request, response, next));
+  const rejectPrototypeKeys: RequestHandler = (request, response, next) => {
+    const key = findForbiddenKey(request.body);
+    if (!key) return next();
+    response.status(400).json({ message: `Property name "${key}" is not allowed` });
+  };
+  const parserErrors: ErrorRequestHandler = (error, request, response, _next) => sendError(error, request, response, logger);
+  return [requireJson, parseJson, rejectPrototypeKeys, parserErrors];
+}

@@ -1,0 +1,36 @@
+import { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '@solar/config';
+import { ApiExceptionFilter } from './api-exception.filter';
+import { jsonBodyHandlers } from './body-guards';
+import { createValidationPipe } from './validation';
+
+export interface HttpOptions {
+  jsonLimit?: string;
+  /** Paths that parse their own bodies (uploads, webhooks with their own limit). */
+  rawBodyPaths?: RegExp[];
+}
+
+/**
+ * What every HTTP app of the project shares: pino logs, helmet, CORS from `CORS_ORIGINS`,
+ * trusted proxies, bounded JSON bodies, the validation pipe, the error filter, shutdown hooks.
+ * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
+ */
+export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
+  const express = app as NestExpressApplication;
+  express.useLogger(app.get(Logger));
+  express.set('trust proxy', config.trustProxy);
+  express.disable('x-powered-by');
+  express.use(helmet());
+  express.enableCors({
+    origin: config.corsOrigins,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'],
+  });
+  for (const handler of jsonBodyHandlers(options.jsonLimit ?? '256kb', options.rawBodyPaths)) express.use(handler);
+  express.useGlobalPipes(createValidationPipe());
+  express.useGlobalFilters(new ApiExceptionFilter());
+  express.enableShutdownHooks();
+}

@@ -1,0 +1,62 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { DomainError, DomainErrorKind } from '@solar/domain';
+import { ValidationFailedException } from './validation';
+
+export interface ErrorResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
+  bad_request: HttpStatus.BAD_REQUEST,
+  auth_failed: HttpStatus.BAD_REQUEST,
+  forbidden: HttpStatus.FORBIDDEN,
+  not_found: HttpStatus.NOT_FOUND,
+  conflict: HttpStatus.CONFLICT,
+  payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
+  unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+};
+
+/** Errors raised by body-parser before any route runs (they carry `type` and `status`). */
+const BODY_PARSER_MESSAGES: Record<string, string> = {
+  'entity.parse.failed': 'Malformed JSON body',
+  'entity.too.large': 'Request body too large',
+  'encoding.unsupported': 'Unsupported content encoding',
+  'charset.unsupported': 'Unsupported charset',
+  'request.aborted': 'Request aborted',
+  'request.size.invalid': 'Request size did not match Content-Length',
+};
+
+/**
+ * Maps anything thrown to SPEC.md §7's bodies: `{ message }`, `{ errors }` for validation,
+ * and an AuthResponse with `success: false` for failed authentication operations.
+ * Returns `undefined` for an unexpected error (a 500).
+ */
+export function toErrorResponse(exception: unknown): ErrorResponse | undefined {
+  if (exception instanceof ValidationFailedException) {
+    return { status: HttpStatus.BAD_REQUEST, body: { errors: exception.errors } };
+  }
+  if (exception instanceof DomainError) {
+    const status = STATUS_BY_KIND[exception.kind];
+    if (exception.kind === 'auth_failed') {
+      return { status, body: { success: false, message: exception.message, user: null } };
+    }
+    return { status, body: { message: exception.message } };
+  }
+  if (exception instanceof HttpException) {
+    return { status: exception.getStatus(), body: { message: httpExceptionMessage(exception) } };
+  }
+  const parserError = exception as { type?: string; status?: number };
+  if (typeof parserError?.type === 'string' && parserError.type in BODY_PARSER_MESSAGES) {
+    return { status: parserError.status ?? 400, body: { message: BODY_PARSER_MESSAGES[parserError.type] } };
+  }
+  return undefined;
+}
+
+function httpExceptionMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}

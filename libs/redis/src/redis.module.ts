@@ -1,0 +1,31 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '@solar/config';
+
+export const REDIS = Symbol('REDIS');
+
+export function createRedisClient(config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>): Redis {
+  return new Redis(config.redisUrl, { keyPrefix: config.redisKeyPrefix, maxRetriesPerRequest: 3 });
+}
+
+@Injectable()
+class RedisShutdown implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** One shared ioredis client per app; every key it writes carries `REDIS_KEY_PREFIX`. */
+@Global()
+@Module({})
+export class RedisModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: RedisModule,
+      providers: [{ provide: REDIS, useFactory: () => createRedisClient(config) }, RedisShutdown],
+      exports: [REDIS],
+    };
+  }
+}
