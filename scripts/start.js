@@ -11,7 +11,7 @@ const entries = {
   api: 'dist/apps/api/src/main.js',
   ingestor: 'dist/apps/ingestor/src/main.js',
   scheduler: 'dist/apps/scheduler/src/main.js',
-  '--migrate': 'dist/libs/database/src/migrate.js',
+  '--migrate': 'dist/libs/database/src/migrate-cli.js',
 };
 
 function buildIfPossible() {

@@ -1,10 +1,9 @@
 import { DataSource } from 'typeorm';
-import { loadConfig } from '@solar/config';
 import { dataSourceOptions } from './data-source-options';
 import { ensureDatabase } from './ensure-database';
 import { runMigrations } from './run-migrations';
 
-/** `npm run migrate`: creates the database if needed and applies pending migrations. */
+/** Creates the database if needed and applies pending migrations; returns their names. */
 export async function migrate(databaseUrl: string): Promise<string[]> {
   await ensureDatabase(databaseUrl);
   const dataSource = await new DataSource(dataSourceOptions(databaseUrl)).initialize();
@@ -13,16 +12,4 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
   } finally {
     await dataSource.destroy();
   }
-}
-
-if (require.main === module) {
-  migrate(loadConfig().databaseUrl).then(
-    (applied) => {
-      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
 }

@@ -1,0 +1,49 @@
+import { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { AppConfig } from '@solar/config';
+import { Clock } from '@solar/domain';
+import { MailCapture } from '@solar/testing';
+import { createApiApp } from '../../src/create-api-app';
+
+export type Http = ReturnType<typeof request>;
+
+/** The real api app, initialised in this process (supertest drives its HTTP server). */
+export async function startApi(config: AppConfig, clock?: Clock): Promise<{ app: INestApplication; http: Http }> {
+  const app = await createApiApp(config, { clock });
+  return { app, http: request(app.getHttpServer()) };
+}
+
+let counter = 0;
+export function uniqueEmail(label = 'user'): string {
+  counter += 1;
+  return `${label}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+export const PASSWORD = 'Sunny-Day-42';
+
+/** The `name=value` pair of the session cookie a response set, ready for a `Cookie` header. */
+export function sessionCookie(response: request.Response): string {
+  const header = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+  const cookie = header.find((value) => value.startsWith('solar.sid='));
+  if (!cookie) throw new Error('response set no session cookie');
+  return cookie.split(';')[0];
+}
+
+/** Registers, verifies through the mailed code and logs in; returns the session cookie. */
+export async function signUp(
+  http: Http,
+  mail: MailCapture,
+  email = uniqueEmail(),
+  password = PASSWORD,
+): Promise<{ email: string; cookie: string; id: string }> {
+  await http.post('/api/auth/register').send({ email, password }).expect(200);
+  const code = await mail.latestCode(email);
+  await http.post('/api/auth/verify-email').send({ email, code }).expect(200);
+  const login = await http.post('/api/auth/login').send({ email, password }).expect(200);
+  return { email, cookie: sessionCookie(login), id: login.body.user.id };
+}
+
+export async function logIn(http: Http, email: string, password = PASSWORD): Promise<string> {
+  const login = await http.post('/api/auth/login').send({ email, password }).expect(200);
+  return sessionCookie(login);
+}

@@ -1,0 +1,6 @@
+export * from './fake-clock';
+export * from './mail-capture';
+export * from './test-config';
+export * from './test-databases';
+export * from './test-environment';
+export * from './test-redis';

@@ -1,0 +1,26 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { AppConfig, loadConfig } from '@solar/config';
+import { TEST_REDIS_URL } from './test-redis';
+
+/**
+ * Configuration for an app under test, through the same `loadConfig` as production: explicit
+ * secrets, quiet logs, plain-HTTP cookies, a data directory of its own.
+ */
+export function testConfig(env: Record<string, string | undefined>): AppConfig {
+  return loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'solar-test-')),
+    REDIS_URL: TEST_REDIS_URL,
+    INTERNAL_API_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    COOKIE_SECURE: 'false',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    INGESTOR_PORT: '0',
+    SCHEDULER_PORT: '0',
+    ...env,
+  });
+}
