@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { loadConfig } from '@solar/config';
+import { stopOnSignals } from '@solar/platform';
 import { createApiApp } from './create-api-app';
 
 async function main(): Promise<void> {
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   if (config.generatedSecrets.length > 0) {
     logger.warn(`using generated ${config.generatedSecrets.join(', ')} from DATA_DIR; set them explicitly in production`);
   }
+  stopOnSignals(app, 'api');
   await app.listen(config.port);
   logger.log({ msg: 'ready', port: config.port }, 'api');
 }

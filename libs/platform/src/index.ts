@@ -6,4 +6,5 @@ export * from './http/configure-http';
 export * from './http/dto-decorators';
 export * from './http/error-response';
 export * from './http/validation';
+export * from './lifecycle/stop-on-signals';
 export * from './logging/logger.module';

@@ -15,7 +15,7 @@ export interface HttpOptions {
 
 /**
  * What every HTTP app of the project shares: pino logs, helmet, CORS from `CORS_ORIGINS`,
- * trusted proxies, bounded JSON bodies, the validation pipe, the error filter, shutdown hooks.
+ * trusted proxies, bounded JSON bodies, the validation pipe and the error filter.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
@@ -32,5 +32,4 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   for (const handler of jsonBodyHandlers(options.jsonLimit ?? '256kb', options.rawBodyPaths)) express.use(handler);
   express.useGlobalPipes(createValidationPipe());
   express.useGlobalFilters(new ApiExceptionFilter());
-  express.enableShutdownHooks();
 }
