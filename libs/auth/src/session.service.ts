@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { promisify } from 'node:util';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from './session.constants';
@@ -10,14 +11,14 @@ export class SessionService {
 
   /** A fresh session id at every login, so an id planted before login is worth nothing. */
   async start(request: Request, userId: string, rememberMe: boolean): Promise<void> {
-    await new Promise<void>((resolve, reject) => request.session.regenerate((error) => (error ? reject(error) : resolve())));
+    await promisify(request.session.regenerate.bind(request.session))();
     request.session.userId = userId;
     if (rememberMe) request.session.cookie.maxAge = SESSION_TTL_SECONDS * 1000;
-    await new Promise<void>((resolve, reject) => request.session.save((error) => (error ? reject(error) : resolve())));
+    await promisify(request.session.save.bind(request.session))();
   }
 
   async end(request: Request, response: Response): Promise<void> {
-    await new Promise<void>((resolve, reject) => request.session.destroy((error) => (error ? reject(error) : resolve())));
+    await promisify(request.session.destroy.bind(request.session))();
     response.clearCookie(SESSION_COOKIE, {
       httpOnly: true,
       secure: this.config.cookieSecure,
