@@ -23,7 +23,12 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   express.useLogger(app.get(Logger));
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
-  express.use(helmet());
+  // Plain-HTTP local use (no TLS proxy) must not have the browser upgrade the docs' assets to https.
+  express.use(
+    helmet({
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },
+    }),
+  );
   express.enableCors({
     origin: config.corsOrigins,
     credentials: true,

@@ -1,0 +1,87 @@
+import { INestApplication } from '@nestjs/common';
+import { createTestEnvironment, TestEnvironment } from '@solar/testing';
+import { Http, startApi } from './support/api-harness';
+
+describe('OpenAPI document and HTTP defaults', () => {
+  let env: TestEnvironment;
+  let app: INestApplication;
+  let http: Http;
+
+  beforeAll(async () => {
+    env = await createTestEnvironment({ CORS_ORIGINS: 'https://app.example.org' });
+    ({ app, http } = await startApi(env.config));
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await env.teardown();
+  });
+
+  it('serves Swagger UI at /api/docs without a session', async () => {
+    const response = await http.get('/api/docs').expect(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.text).toContain('swagger-ui');
+  });
+
+  it('documents every route of the api, generated from the controllers and DTOs', async () => {
+    const { body } = await http.get('/api/docs-json').expect(200);
+    const operations = Object.entries(body.paths as Record<string, object>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(
+      [
+        'DELETE /api/admin/users/{id}',
+        'GET /api/admin/stats',
+        'GET /api/admin/users',
+        'GET /api/auth/me',
+        'GET /api/health',
+        'POST /api/auth/login',
+        'POST /api/auth/logout',
+        'POST /api/auth/register',
+        'POST /api/auth/resend-code',
+        'POST /api/auth/verify-email',
+        'PUT /api/admin/users/{id}/roles',
+      ].sort(),
+    );
+    expect(body.components.schemas.RegisterDto.required).toEqual(['email', 'password']);
+    expect(body.components.schemas.AuthResponseDto.properties).toEqual(
+      expect.objectContaining({ success: expect.any(Object), message: expect.any(Object), user: expect.any(Object) }),
+    );
+    expect(body.components.securitySchemes).toEqual(
+      expect.objectContaining({ cookie: expect.objectContaining({ in: 'cookie', name: 'solar.sid' }) }),
+    );
+  });
+
+  it('sends security headers and a request id', async () => {
+    const response = await http.get('/api/health').set('X-Request-Id', 'trace-42').expect(200);
+    expect(response.headers['x-request-id']).toBe('trace-42');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    const generated = await http.get('/api/health').set('X-Request-Id', 'bad id with spaces').expect(200);
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('allows the configured origins with credentials, and only those', async () => {
+    const allowed = await http
+      .options('/api/auth/login')
+      .set('Origin', 'https://app.example.org')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'content-type,x-anything');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example.org');
+    expect(allowed.headers['access-control-allow-credentials']).toBe('true');
+    expect(allowed.headers['access-control-allow-headers']).toBe('content-type,x-anything');
+    const denied = await http
+      .options('/api/auth/login')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'POST');
+    expect(denied.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers an unknown route with 404 and the error body', async () => {
+    const response = await http.get('/api/nothing-here').expect(404);
+    expect(response.body).toEqual({ message: 'Cannot GET /api/nothing-here' });
+  });
+});
