@@ -8,6 +8,7 @@ import { HealthModule, LoggingModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
 import { AdminModule } from './admin/admin.module';
 import { AuthApiModule } from './auth/auth-api.module';
+import { UploadModule } from './upload/upload.module';
 
 export interface ApiModuleOptions {
   /** Replaces the system clock (tests). */
@@ -29,6 +30,7 @@ export class ApiModule {
         HealthModule.forRoot(),
         AuthApiModule,
         AdminModule,
+        UploadModule,
       ],
       providers: [
         // Deny by default: a session first, then the roles a route declares.

@@ -7,11 +7,13 @@ import { configureHttpApp } from '@solar/platform';
 import { REDIS } from '@solar/redis';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { setupOpenApi } from './openapi';
+import { serveUploads } from './upload/serve-uploads';
 
 /** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
 export async function createApiApp(config: AppConfig, options: ApiModuleOptions = {}): Promise<INestApplication> {
   const app = await NestFactory.create(ApiModule.forRoot(config, options), { bodyParser: false, bufferLogs: true });
-  configureHttpApp(app, config);
+  configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//] });
+  serveUploads(app, config);
   app.use(createSessionMiddleware(config, app.get<Redis>(REDIS)));
   setupOpenApi(app);
   await app.init();
