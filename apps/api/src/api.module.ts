@@ -8,6 +8,9 @@ import { HealthModule, LoggingModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
 import { AdminModule } from './admin/admin.module';
 import { AuthApiModule } from './auth/auth-api.module';
+import { PowerGroupsApiModule } from './powergroups/power-groups-api.module';
+import { SettingsApiModule } from './settings/settings-api.module';
+import { SunSourcesApiModule } from './sunsources/sun-sources-api.module';
 import { UploadModule } from './upload/upload.module';
 
 export interface ApiModuleOptions {
@@ -30,6 +33,9 @@ export class ApiModule {
         HealthModule.forRoot(),
         AuthApiModule,
         AdminModule,
+        SunSourcesApiModule,
+        PowerGroupsApiModule,
+        SettingsApiModule,
         UploadModule,
       ],
       providers: [

@@ -1,4 +1,5 @@
 import { CreateUsers1764000000000 } from './1764000000000-create-users';
+import { CreateSourcesGroupsPricesSettings1764100000000 } from './1764100000000-create-sources-groups-prices-settings';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
-export const migrations = [CreateUsers1764000000000];
+export const migrations = [CreateUsers1764000000000, CreateSourcesGroupsPricesSettings1764100000000];

@@ -114,8 +114,7 @@ export class UserRepository {
     return this.users.count();
   }
 
-  /** Sun Sources arrive with their own table; until then every account owns none. */
-  private sunSourceCountSql(_alias: string): string {
-    return '0::int';
+  private sunSourceCountSql(alias: string): string {
+    return `(SELECT count(*)::int FROM sun_sources s WHERE s.user_id = ${alias}.id)`;
   }
 }

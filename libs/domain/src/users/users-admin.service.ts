@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/domain-error';
+import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { PasswordHasher } from './password-hasher';
 import { ALL_ROLES, Role } from './role';
 import { AdminUserInfo, normalizeEmail } from './user-info';
@@ -35,6 +36,7 @@ export class UsersAdminService {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
+    private readonly sunSources: SunSourceRepository,
   ) {}
 
   /** `page` starts at 1; `pageSize` is clamped to 1..100. */
@@ -70,8 +72,8 @@ export class UsersAdminService {
   async stats(): Promise<SystemStats> {
     return {
       users: await this.users.count(),
-      // Sources and telemetry arrive with their own capabilities, which fill these in.
-      sunSources: 0,
+      sunSources: await this.sunSources.count(),
+      // Telemetry arrives with the ingestion capability, which fills these in.
       telemetryRows: 0,
       messagesLastHour: 0,
     };

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional } from 'class-validator';
+import { IsBoolean, IsDate, IsInt, isISO8601, IsOptional, ValidateIf } from 'class-validator';
 
 /**
  * An optional integer query parameter clamped into [min, max] (SPEC.md clamps rather than
@@ -25,5 +25,30 @@ export function ClampedInt(options: { min: number; max: number; default: number;
         : value;
     }),
     IsInt({ message: '$property must be an integer' }),
+  );
+}
+
+/** Optional, but `null` is not a value (for fields that cannot be cleared, e.g. a name). */
+export function OptionalNonNull() {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
+
+/** An ISO 8601 date or date-time string, handed to the service as a `Date`. */
+export function IsoDateTime() {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && isISO8601(value, { strict: true }) ? new Date(value) : value,
+    ),
+    IsDate({ message: '$property must be an ISO 8601 date or date-time' }),
+  );
+}
+
+/** A query-string boolean: `true` or `false`, nothing else. */
+export function BooleanQuery(options: { default: boolean; description?: string }) {
+  return applyDecorators(
+    ApiPropertyOptional({ type: Boolean, default: options.default, description: options.description }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    IsBoolean({ message: '$property must be true or false' }),
   );
 }

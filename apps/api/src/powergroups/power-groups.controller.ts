@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Put, Res } from '@nestjs/common';
+import {
+  ApiCookieAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { PowerGroupsService } from '@solar/domain';
+import { CreatePowerGroupDto, PowerGroupDto, UpdatePowerGroupDto } from './dto/power-group.dto';
+
+@ApiTags('powergroups')
+@ApiCookieAuth()
+@ApiNotFoundResponse({ description: 'No such group among yours' })
+@Controller('api/powergroups')
+export class PowerGroupsController {
+  constructor(
+    private readonly powerGroups: PowerGroupsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @ApiOkResponse({ type: PowerGroupDto, isArray: true })
+  list(@CurrentUser() user: AuthenticatedUser): Promise<PowerGroupDto[]> {
+    return this.powerGroups.list(user.id);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: PowerGroupDto })
+  get(@CurrentUser() user: AuthenticatedUser, @Param('id', ParseUUIDPipe) id: string): Promise<PowerGroupDto> {
+    return this.powerGroups.get(user.id, id);
+  }
+
+  @Post()
+  @ApiCreatedResponse({ type: PowerGroupDto, description: 'With a Location header' })
+  async create(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: CreatePowerGroupDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PowerGroupDto> {
+    const created = await this.powerGroups.create(user.id, {
+      name: body.name,
+      description: body.description ?? null,
+      logoUrl: body.logoUrl ?? null,
+    });
+    response.location(`${this.config.publicBaseUrl}/api/powergroups/${created.id}`);
+    return created;
+  }
+
+  @Put(':id')
+  @ApiOkResponse({ type: PowerGroupDto })
+  update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdatePowerGroupDto,
+  ): Promise<PowerGroupDto> {
+    return this.powerGroups.update(user.id, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted; its sources stay, ungrouped' })
+  async delete(@CurrentUser() user: AuthenticatedUser, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    await this.powerGroups.delete(user.id, id);
+  }
+}

@@ -1,0 +1,105 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsIn,
+  IsISO4217CurrencyCode,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { CONNECTION_TYPES, ConnectionType } from '@solar/domain';
+import { IsoDateTime } from '@solar/platform';
+
+const FINITE = { allowNaN: false, allowInfinity: false };
+const MONEY = { ...FINITE, maxDecimalPlaces: 2 };
+export const MAX_MONEY = 999_999_999_999.99;
+export const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+export class CreateSunSourceDto {
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @IsNotEmpty()
+  @Matches(/\S/, { message: 'name must not be blank' })
+  @MaxLength(200)
+  name!: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @IsOptional()
+  @MaxLength(500)
+  @IsUrl(URL_OPTIONS, { message: 'iconUrl must be an http(s) URL' })
+  iconUrl?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'One of your Power Groups' })
+  @IsOptional()
+  @IsUUID()
+  powerGroupId?: string | null;
+
+  @ApiProperty({ enum: CONNECTION_TYPES })
+  @IsIn(CONNECTION_TYPES, { message: 'connectionType must be MQTT or Webhook' })
+  connectionType!: ConnectionType;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Degrees; outside [-90, 90] it is stored as null' })
+  @IsOptional()
+  @IsNumber(FINITE)
+  latitude?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Degrees; outside [-180, 180] it is stored as null' })
+  @IsOptional()
+  @IsNumber(FINITE)
+  longitude?: number | null;
+
+  @ApiPropertyOptional({ type: String, minLength: 16, maxLength: 256, description: 'Webhook only; generated when absent' })
+  @IsOptional()
+  @IsString()
+  @Length(16, 256)
+  webhookSecret?: string | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
+  @IsOptional()
+  @IsNumber(FINITE)
+  @Min(0)
+  installedCapacityWatts?: number | null;
+
+  @ApiPropertyOptional({ default: 'EUR', description: 'ISO 4217 code' })
+  @IsOptional()
+  @IsISO4217CurrencyCode()
+  currency?: string | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Greater than 0: the first price, effective now' })
+  @IsOptional()
+  @IsNumber(FINITE)
+  @Max(1_000_000)
+  initialKwhPrice?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
+  @IsOptional()
+  @IsNumber(MONEY)
+  @Min(0)
+  @Max(MAX_MONEY)
+  systemCost?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
+  @IsOptional()
+  @IsNumber(MONEY)
+  @Min(0)
+  @Max(MAX_MONEY)
+  maintenanceCostPerYear?: number | null;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  @IsOptional()
+  @IsoDateTime()
+  installationDate?: Date | null;
+}

@@ -1,0 +1,38 @@
+import { secretsEqual } from './constant-time';
+import { SecretBox } from './secret-box';
+
+describe('SecretBox', () => {
+  const box = new SecretBox({ secretsKey: Buffer.alloc(32, 3) });
+
+  it('opens what it sealed, with the same context', () => {
+    const sealed = box.seal('ak_0123', 'source-1:mqtt');
+    expect(sealed).toMatch(/^v1\.[\w-]+$/);
+    expect(sealed).not.toContain('ak_0123');
+    expect(box.open(sealed, 'source-1:mqtt')).toBe('ak_0123');
+  });
+
+  it('seals the same secret differently every time', () => {
+    expect(box.seal('same', 'c')).not.toEqual(box.seal('same', 'c'));
+  });
+
+  it('refuses another context, another key and a tampered ciphertext', () => {
+    const sealed = box.seal('secret', 'source-1:mqtt');
+    expect(() => box.open(sealed, 'source-2:mqtt')).toThrow();
+    expect(() => new SecretBox({ secretsKey: Buffer.alloc(32, 4) }).open(sealed, 'source-1:mqtt')).toThrow();
+    const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+    expect(() => box.open(tampered, 'source-1:mqtt')).toThrow();
+    expect(() => box.open('v2.abc', 'source-1:mqtt')).toThrow('unknown secret format');
+  });
+});
+
+describe('secretsEqual', () => {
+  it.each([
+    ['abc', 'abc', true],
+    ['abc', 'abd', false],
+    ['abc', 'abcd', false],
+    ['', '', true],
+    ['', 'a', false],
+  ])('%p vs %p is %p', (a, b, expected) => {
+    expect(secretsEqual(a, b)).toBe(expected);
+  });
+});

@@ -1,0 +1,39 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+
+const VERSION = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * Encrypts device credentials at rest with AES-256-GCM under SECRETS_KEY. The owner can read
+ * them back (SPEC.md returns them), a database dump cannot. `context` (e.g. the source id and
+ * the credential's name) is authenticated too, so a ciphertext copied to another row fails to open.
+ */
+@Injectable()
+export class SecretBox {
+  private readonly key: Buffer;
+
+  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'secretsKey'>) {
+    this.key = config.secretsKey;
+  }
+
+  seal(plaintext: string, context: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url')}`;
+  }
+
+  open(sealed: string, context: string): string {
+    const [version, payload] = sealed.split('.');
+    if (version !== VERSION || !payload) throw new Error('unknown secret format');
+    const bytes = Buffer.from(payload, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { KwhPriceEntity } from '../prices/kwh-price.entity';
+import { SunSourceEntity } from './sun-source.entity';
+
+export type SunSourceFields = Omit<SunSourceEntity, 'id' | 'userId' | 'powerGroup' | 'createdAt' | 'updatedAt'>;
+
+@Injectable()
+export class SunSourceRepository {
+  constructor(
+    @InjectRepository(SunSourceEntity) private readonly sources: Repository<SunSourceEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  findOwned(ownerId: string, id: string): Promise<SunSourceEntity | null> {
+    return this.sources.findOne({ where: { id, userId: ownerId }, relations: { powerGroup: true } });
+  }
+
+  listOwned(ownerId: string, powerGroupId?: string): Promise<SunSourceEntity[]> {
+    return this.sources.find({
+      where: { userId: ownerId, ...(powerGroupId ? { powerGroupId } : {}) },
+      relations: { powerGroup: true },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** The source and, when given, its first kWh price, together or not at all. */
+  async insert(
+    ownerId: string,
+    id: string,
+    fields: SunSourceFields,
+    initialPrice?: { pricePerKwh: number; effectiveFrom: Date },
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(SunSourceEntity, { ...fields, id, userId: ownerId });
+      if (initialPrice) await manager.insert(KwhPriceEntity, { ...initialPrice, sunSourceId: id });
+    });
+  }
+
+  async update(ownerId: string, id: string, changes: Partial<SunSourceFields>): Promise<boolean> {
+    if (Object.keys(changes).length === 0) return this.sources.existsBy({ id, userId: ownerId });
+    const result = await this.sources.update({ id, userId: ownerId }, changes);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Removes the source and, through the foreign keys, everything it owns. */
+  async delete(ownerId: string, id: string): Promise<boolean> {
+    const result = await this.sources.delete({ id, userId: ownerId });
+    return (result.affected ?? 0) > 0;
+  }
+
+  count(): Promise<number> {
+    return this.sources.count();
+  }
+}

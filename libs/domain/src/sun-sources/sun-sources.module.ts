@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from '../common/secret-box';
+import { KwhPriceEntity } from '../prices/kwh-price.entity';
+import { KwhPriceRepository } from '../prices/kwh-price.repository';
+import { PowerGroupsModule } from '../power-groups/power-groups.module';
+import { SourceCredentials } from './source-credentials';
+import { SunSourceEntity } from './sun-source.entity';
+import { SunSourceRepository } from './sun-source.repository';
+import { SunSourcesService } from './sun-sources.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([SunSourceEntity, KwhPriceEntity]), PowerGroupsModule],
+  providers: [SunSourceRepository, KwhPriceRepository, SecretBox, SourceCredentials, SunSourcesService],
+  exports: [SunSourceRepository, KwhPriceRepository, SourceCredentials, SunSourcesService],
+})
+export class SunSourcesModule {}

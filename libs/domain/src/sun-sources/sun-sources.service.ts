@@ -1,0 +1,170 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { Clock } from '../common/clock';
+import { BadRequestError, NotFoundError } from '../common/domain-error';
+import { PowerGroupRepository } from '../power-groups/power-group.repository';
+import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';
+import { SourceCredentials } from './source-credentials';
+import { SunSourceView, toSunSourceView } from './sun-source-view';
+import { ConnectionType, SunSourceEntity } from './sun-source.entity';
+import { SunSourceFields, SunSourceRepository } from './sun-source.repository';
+
+export const SUN_SOURCE_NOT_FOUND = 'Sun source not found';
+
+export interface NewSunSource {
+  name: string;
+  description?: string | null;
+  iconUrl?: string | null;
+  powerGroupId?: string | null;
+  connectionType: ConnectionType;
+  latitude?: number | null;
+  longitude?: number | null;
+  webhookSecret?: string | null;
+  installedCapacityWatts?: number | null;
+  currency?: string | null;
+  initialKwhPrice?: number | null;
+  systemCost?: number | null;
+  maintenanceCostPerYear?: number | null;
+  installationDate?: Date | null;
+}
+
+/** Absent (`undefined`) leaves a field as it is; `null` clears a nullable one. */
+export interface SunSourceChanges {
+  name?: string;
+  description?: string | null;
+  iconUrl?: string | null;
+  powerGroupId?: string | null;
+  isActive?: boolean;
+  latitude?: number | null;
+  longitude?: number | null;
+  regenerateMqttApiKey?: boolean;
+  installedCapacityWatts?: number | null;
+  currency?: string;
+  systemCost?: number | null;
+  maintenanceCostPerYear?: number | null;
+  installationDate?: Date | null;
+}
+
+/** Out-of-range coordinates are stored as null, not rejected (SPEC.md §4.2 create rule 2). */
+export function storedCoordinate(value: number | null | undefined, limit: 90 | 180): number | null {
+  return value === null || value === undefined || Math.abs(value) > limit ? null : value;
+}
+
+/** Sun Sources, always through their owner (SPEC.md §4.2, §3.3). */
+@Injectable()
+export class SunSourcesService {
+  constructor(
+    private readonly sources: SunSourceRepository,
+    private readonly groups: PowerGroupRepository,
+    private readonly credentials: SourceCredentials,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(ownerId: string, powerGroupId?: string): Promise<SunSourceView[]> {
+    return (await this.sources.listOwned(ownerId, powerGroupId)).map((source) => toSunSourceView(source, null));
+  }
+
+  async get(ownerId: string, id: string, includeConnectionDetails = false): Promise<SunSourceView> {
+    const source = await this.findOwned(ownerId, id);
+    return toSunSourceView(source, includeConnectionDetails ? this.credentials.connectionDetails(source) : null);
+  }
+
+  /** Returns the new source with its connection details: the moment its owner needs them. */
+  async create(ownerId: string, input: NewSunSource): Promise<SunSourceView> {
+    await this.assertOwnGroup(ownerId, input.powerGroupId);
+    const id = randomUUID();
+    const mqtt = input.connectionType === 'MQTT';
+    const fields: SunSourceFields = {
+      name: input.name,
+      description: input.description ?? null,
+      iconUrl: input.iconUrl ?? null,
+      powerGroupId: input.powerGroupId ?? null,
+      connectionType: input.connectionType,
+      latitude: storedCoordinate(input.latitude, 90),
+      longitude: storedCoordinate(input.longitude, 180),
+      isActive: true,
+      installedCapacityWatts: input.installedCapacityWatts ?? null,
+      currency: input.currency ?? 'EUR',
+      systemCost: input.systemCost ?? null,
+      maintenanceCostPerYear: input.maintenanceCostPerYear ?? null,
+      installationDate: input.installationDate ?? null,
+      mqttApiKeyEncrypted: mqtt ? this.credentials.sealMqttApiKey(id, generateMqttApiKey()) : null,
+      webhookSecretEncrypted: mqtt
+        ? null
+        : this.credentials.sealWebhookSecret(id, input.webhookSecret ?? generateWebhookSecret()),
+    };
+    const price = input.initialKwhPrice ?? 0;
+    await this.sources.insert(
+      ownerId,
+      id,
+      fields,
+      price > 0 ? { pricePerKwh: price, effectiveFrom: this.clock.now() } : undefined,
+    );
+    return this.get(ownerId, id, true);
+  }
+
+  /** A regenerated MQTT key comes back in the connection details of the answer. */
+  async update(ownerId: string, id: string, changes: SunSourceChanges): Promise<SunSourceView> {
+    const source = await this.findOwned(ownerId, id);
+    if (changes.powerGroupId) await this.assertOwnGroup(ownerId, changes.powerGroupId);
+    const { regenerateMqttApiKey, latitude, longitude, ...plain } = changes;
+    const fields: Partial<SunSourceFields> = Object.fromEntries(
+      Object.entries(plain).filter(([, value]) => value !== undefined),
+    );
+    if (latitude !== undefined) fields.latitude = storedCoordinate(latitude, 90);
+    if (longitude !== undefined) fields.longitude = storedCoordinate(longitude, 180);
+    if (regenerateMqttApiKey) {
+      this.assertConnection(source, 'MQTT');
+      fields.mqttApiKeyEncrypted = this.credentials.sealMqttApiKey(id, generateMqttApiKey());
+    }
+    if (!(await this.sources.update(ownerId, id, fields))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return this.get(ownerId, id, regenerateMqttApiKey === true);
+  }
+
+  async delete(ownerId: string, id: string): Promise<void> {
+    if (!(await this.sources.delete(ownerId, id))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+  }
+
+  async webhookUrl(ownerId: string, id: string): Promise<string> {
+    const source = await this.findOwned(ownerId, id);
+    this.assertConnection(source, 'Webhook');
+    return webhookUrl(this.config.publicBaseUrl, source.id);
+  }
+
+  /** The previous secret stops working at once: only the new one is stored. */
+  async rotateWebhookSecret(ownerId: string, id: string): Promise<string> {
+    const source = await this.findOwned(ownerId, id);
+    this.assertConnection(source, 'Webhook');
+    const secret = generateWebhookSecret();
+    await this.sources.update(ownerId, id, { webhookSecretEncrypted: this.credentials.sealWebhookSecret(id, secret) });
+    return secret;
+  }
+
+  async regenerateMqttApiKey(ownerId: string, id: string): Promise<string> {
+    const source = await this.findOwned(ownerId, id);
+    this.assertConnection(source, 'MQTT');
+    const key = generateMqttApiKey();
+    await this.sources.update(ownerId, id, { mqttApiKeyEncrypted: this.credentials.sealMqttApiKey(id, key) });
+    return key;
+  }
+
+  private async findOwned(ownerId: string, id: string): Promise<SunSourceEntity> {
+    const source = await this.sources.findOwned(ownerId, id);
+    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return source;
+  }
+
+  private async assertOwnGroup(ownerId: string, powerGroupId: string | null | undefined): Promise<void> {
+    if (powerGroupId && !(await this.groups.existsOwned(ownerId, powerGroupId))) {
+      throw new BadRequestError('Power group not found');
+    }
+  }
+
+  private assertConnection(source: SunSourceEntity, expected: ConnectionType): void {
+    if (source.connectionType !== expected) {
+      throw new BadRequestError(`Sun source is not connected through ${expected}`);
+    }
+  }
+}
