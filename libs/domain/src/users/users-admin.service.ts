@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/domain-error';
+import { ImageStore } from '../images/image-store';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { PasswordHasher } from './password-hasher';
 import { ALL_ROLES, Role } from './role';
@@ -37,6 +38,7 @@ export class UsersAdminService {
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly sunSources: SunSourceRepository,
+    private readonly images: ImageStore,
   ) {}
 
   /** `page` starts at 1; `pageSize` is clamped to 1..100. */
@@ -59,7 +61,7 @@ export class UsersAdminService {
     return toAdminUserInfo({ ...target, roles: unique, sunSourceCount: await this.users.sunSourceCount(target.id) });
   }
 
-  /** Deletes an account; its groups, sources and their data go with it (foreign keys cascade). */
+  /** Deletes an account; its groups, sources and their data go with it (foreign keys cascade), then its images. */
   async delete(actor: Actor, userId: string): Promise<void> {
     if (actor.id === userId) throw new BadRequestError('You cannot delete your own account');
     const target = await this.findOrFail(userId);
@@ -67,6 +69,7 @@ export class UsersAdminService {
       throw new ForbiddenError('Only an Overseer may delete an Overseer');
     }
     await this.users.delete(target.id);
+    await this.images.deleteAllOf(target.id);
   }
 
   async stats(): Promise<SystemStats> {

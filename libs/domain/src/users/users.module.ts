@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '@solar/mail';
+import { ImagesModule } from '../images/images.module';
 import { SunSourcesModule } from '../sun-sources/sun-sources.module';
 import { AccountsService } from './accounts.service';
 import { CodeSendLimiter } from './code-send-limiter';
@@ -10,7 +11,7 @@ import { UserRepository } from './user.repository';
 import { UsersAdminService } from './users-admin.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), MailModule, SunSourcesModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), MailModule, SunSourcesModule, ImagesModule],
   providers: [UserRepository, PasswordHasher, CodeSendLimiter, AccountsService, UsersAdminService],
   exports: [UserRepository, AccountsService, UsersAdminService],
 })

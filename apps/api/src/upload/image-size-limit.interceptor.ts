@@ -1,0 +1,26 @@
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  PayloadTooLargeException,
+} from '@nestjs/common';
+import { catchError, Observable, throwError } from 'rxjs';
+import { ImageTooLargeError } from '@solar/domain';
+
+/**
+ * multer stops reading at the size limit and reports "File too large"; this names SPEC.md's
+ * 5 MB rule instead. Bound before the FileInterceptor, so that it sees what multer throws.
+ */
+@Injectable()
+export class ImageSizeLimitInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next
+      .handle()
+      .pipe(
+        catchError((error: unknown) =>
+          throwError(() => (error instanceof PayloadTooLargeException ? new ImageTooLargeError() : error)),
+        ),
+      );
+  }
+}
