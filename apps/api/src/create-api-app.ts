@@ -8,11 +8,13 @@ import { REDIS } from '@solar/redis';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { setupOpenApi } from './openapi';
 import { serveUploads } from './upload/serve-uploads';
+import { WEBHOOK_PATH, webhookBodyHandlers } from './webhook/webhook-body';
 
 /** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
 export async function createApiApp(config: AppConfig, options: ApiModuleOptions = {}): Promise<INestApplication> {
   const app = await NestFactory.create(ApiModule.forRoot(config, options), { bodyParser: false, bufferLogs: true });
-  configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//] });
+  app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
+  configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
   serveUploads(app, config);
   app.use(createSessionMiddleware(config, app.get<Redis>(REDIS)));
   setupOpenApi(app);

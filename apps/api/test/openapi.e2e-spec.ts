@@ -58,6 +58,9 @@ describe('OpenAPI document and HTTP defaults', () => {
         'POST /api/upload/image',
         'PUT /api/powergroups/{id}',
         'PUT /api/sunsources/{id}',
+        'POST /api/webhook/sunsource/{sunSourceId}',
+        'POST /api/internal/mqtt/auth',
+        'POST /api/internal/mqtt/acl',
       ].sort(),
     );
     expect(body.components.schemas.RegisterDto.required).toEqual(['email', 'password']);

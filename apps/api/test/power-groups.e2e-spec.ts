@@ -77,7 +77,7 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
 
   it('names the offending field in validation errors', async () => {
     expect((await createGroup({ name: 'n'.repeat(101) }).expect(400)).body.errors.name).toEqual([
-      'name must be shorter than or equal to 100 characters',
+      'name must be at most 100 characters long',
     ]);
     expect((await createGroup({ name: 'g', logoUrl: 'l'.repeat(501) }).expect(400)).body.errors.logoUrl).toHaveLength(1);
   });

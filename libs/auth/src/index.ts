@@ -1,6 +1,7 @@
 export * from './auth.decorators';
 export * from './auth.module';
 export * from './authenticated-user';
+export * from './internal-api-key.guard';
 export * from './roles.guard';
 export * from './session.constants';
 export * from './session.guard';

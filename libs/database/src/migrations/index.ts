@@ -1,5 +1,10 @@
 import { CreateUsers1764000000000 } from './1764000000000-create-users';
 import { CreateSourcesGroupsPricesSettings1764100000000 } from './1764100000000-create-sources-groups-prices-settings';
+import { CreateTelemetry1764200000000 } from './1764200000000-create-telemetry';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
-export const migrations = [CreateUsers1764000000000, CreateSourcesGroupsPricesSettings1764100000000];
+export const migrations = [
+  CreateUsers1764000000000,
+  CreateSourcesGroupsPricesSettings1764100000000,
+  CreateTelemetry1764200000000,
+];

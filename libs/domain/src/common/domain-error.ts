@@ -47,6 +47,12 @@ export class NotFoundError extends DomainError {
   }
 }
 
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
 export class ServiceUnavailableError extends DomainError {
   constructor(message: string, options?: ErrorOptions) {
     super('unavailable', message, options);

@@ -17,6 +17,11 @@ export class SunSourceRepository {
     return this.sources.findOne({ where: { id, userId: ownerId }, relations: { powerGroup: true } });
   }
 
+  /** Any owner's source: for the device channels, which authenticate by the source's own secret. */
+  findById(id: string): Promise<SunSourceEntity | null> {
+    return this.sources.findOneBy({ id });
+  }
+
   listOwned(ownerId: string, powerGroupId?: string): Promise<SunSourceEntity[]> {
     return this.sources.find({
       where: { userId: ownerId, ...(powerGroupId ? { powerGroupId } : {}) },

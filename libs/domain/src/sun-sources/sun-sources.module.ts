@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/secret-box';
+import { DeviceDisconnector } from '../devices/device-disconnector';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { PowerGroupsModule } from '../power-groups/power-groups.module';
@@ -11,7 +12,7 @@ import { SunSourcesService } from './sun-sources.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SunSourceEntity, KwhPriceEntity]), PowerGroupsModule],
-  providers: [SunSourceRepository, KwhPriceRepository, SecretBox, SourceCredentials, SunSourcesService],
+  providers: [SunSourceRepository, KwhPriceRepository, SecretBox, SourceCredentials, DeviceDisconnector, SunSourcesService],
   exports: [SunSourceRepository, KwhPriceRepository, SourceCredentials, SunSourcesService],
 })
 export class SunSourcesModule {}

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { Clock } from '../common/clock';
 import { BadRequestError, NotFoundError } from '../common/domain-error';
+import { DeviceDisconnector } from '../devices/device-disconnector';
 import { PowerGroupRepository } from '../power-groups/power-group.repository';
 import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';
 import { SourceCredentials } from './source-credentials';
@@ -59,6 +60,7 @@ export class SunSourcesService {
     private readonly groups: PowerGroupRepository,
     private readonly credentials: SourceCredentials,
     private readonly clock: Clock,
+    private readonly devices: DeviceDisconnector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -120,11 +122,14 @@ export class SunSourcesService {
       fields.mqttApiKeyEncrypted = this.credentials.sealMqttApiKey(id, generateMqttApiKey());
     }
     if (!(await this.sources.update(ownerId, id, fields))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (regenerateMqttApiKey || (source.isActive && changes.isActive === false)) await this.devices.disconnect(id);
     return this.get(ownerId, id, regenerateMqttApiKey === true);
   }
 
+  /** Its credentials die with it: live devices are dropped and cannot reconnect. */
   async delete(ownerId: string, id: string): Promise<void> {
     if (!(await this.sources.delete(ownerId, id))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    await this.devices.disconnect(id);
   }
 
   async webhookUrl(ownerId: string, id: string): Promise<string> {
@@ -147,6 +152,7 @@ export class SunSourcesService {
     this.assertConnection(source, 'MQTT');
     const key = generateMqttApiKey();
     await this.sources.update(ownerId, id, { mqttApiKeyEncrypted: this.credentials.sealMqttApiKey(id, key) });
+    await this.devices.disconnect(id);
     return key;
   }
 

@@ -5,7 +5,7 @@ import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { PasswordHasher } from './password-hasher';
 import { ALL_ROLES, Role } from './role';
 import { AdminUserInfo, normalizeEmail } from './user-info';
-import { AdminUserRow, UserRepository } from './user.repository';
+import { AdminUserRow, EmailTakenError, UserRepository } from './user.repository';
 import { UserEntity } from './user.entity';
 
 export interface Actor {
@@ -90,18 +90,24 @@ export class UsersAdminService {
     const email = normalizeEmail(emailInput);
     const existing = await this.users.findByEmail(email);
     if (!existing) {
-      await this.users.create({
-        email,
-        passwordHash: await this.hasher.hash(password),
-        firstName: null,
-        lastName: null,
-        roles: [...ALL_ROLES],
-        emailVerified: true,
-        verificationCodeHash: null,
-        verificationCodeExpiresAt: null,
-      });
-      this.logger.log(`created administrator account ${email}`);
-      return;
+      try {
+        await this.users.create({
+          email,
+          passwordHash: await this.hasher.hash(password),
+          firstName: null,
+          lastName: null,
+          roles: [...ALL_ROLES],
+          emailVerified: true,
+          verificationCodeHash: null,
+          verificationCodeExpiresAt: null,
+        });
+        this.logger.log(`created administrator account ${email}`);
+        return;
+      } catch (error) {
+        // Another replica created it at the same moment: make sure of its roles instead.
+        if (!(error instanceof EmailTakenError)) throw error;
+        return this.ensureAdministrator(emailInput, password);
+      }
     }
     const missingRole = ALL_ROLES.some((role) => !existing.roles.includes(role));
     if (missingRole || !existing.emailVerified) {

@@ -4,11 +4,14 @@ import { sendError } from './api-exception.filter';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function findForbiddenKey(value: unknown, depth = 0): string | undefined {
+/** Why a parsed body is refused: a prototype-polluting key, or a NUL character PostgreSQL cannot store. */
+function findForbiddenContent(value: unknown, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? 'NUL characters are not allowed' : undefined;
   if (depth > 64 || value === null || typeof value !== 'object') return undefined;
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) return key;
-    const nested = findForbiddenKey((value as Record<string, unknown>)[key], depth + 1);
+    if (FORBIDDEN_KEYS.has(key)) return `Property name "${key}" is not allowed`;
+    if (key.includes('\u0000')) return 'NUL characters are not allowed';
+    const nested = findForbiddenContent((value as Record<string, unknown>)[key], depth + 1);
     if (nested) return nested;
   }
   return undefined;
@@ -16,7 +19,8 @@ function findForbiddenKey(value: unknown, depth = 0): string | undefined {
 
 /**
  * JSON parsing for the API: a size limit, malformed JSON as a 400 in our error body, bodies of
- * another type refused with 415, and prototype-polluting keys (`__proto__`...) refused with 400.
+ * another type refused with 415, and prototype-polluting keys (`__proto__`...) or NUL characters
+ * refused with 400.
  */
 export function jsonBodyHandlers(limit: string, skipPaths: RegExp[] = []): Array<RequestHandler | ErrorRequestHandler> {
   const logger = new Logger('BodyParser');
@@ -29,11 +33,11 @@ export function jsonBodyHandlers(limit: string, skipPaths: RegExp[] = []): Array
     response.status(415).json({ message: 'Content-Type must be application/json' });
   };
   const parseJson: RequestHandler = (request, response, next) => (skip(request.originalUrl) ? next() : parse(request, response, next));
-  const rejectPrototypeKeys: RequestHandler = (request, response, next) => {
-    const key = findForbiddenKey(request.body);
-    if (!key) return next();
-    response.status(400).json({ message: `Property name "${key}" is not allowed` });
+  const rejectForbiddenContent: RequestHandler = (request, response, next) => {
+    const problem = findForbiddenContent(request.body);
+    if (!problem) return next();
+    response.status(400).json({ message: problem });
   };
   const parserErrors: ErrorRequestHandler = (error, request, response, _next) => sendError(error, request, response, logger);
-  return [requireJson, parseJson, rejectPrototypeKeys, parserErrors];
+  return [requireJson, parseJson, rejectForbiddenContent, parserErrors];
 }

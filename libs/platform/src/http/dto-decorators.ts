@@ -1,7 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDate, IsInt, isISO8601, IsOptional, ValidateIf } from 'class-validator';
+import {
+  buildMessage,
+  IsBoolean,
+  IsDate,
+  IsInt,
+  IsISO4217CurrencyCode,
+  isISO8601,
+  IsOptional,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
 
 /**
  * An optional integer query parameter clamped into [min, max] (SPEC.md clamps rather than
@@ -33,11 +43,18 @@ export function OptionalNonNull() {
   return ValidateIf((_object: object, value: unknown) => value !== undefined);
 }
 
-/** An ISO 8601 date or date-time string, handed to the service as a `Date`. */
+const WITHOUT_OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/**
+ * An ISO 8601 date or date-time string, handed to the service as a `Date`. A date-time without
+ * an offset is UTC (as a plain date is), never the server's local time.
+ */
 export function IsoDateTime() {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) =>
-      typeof value === 'string' && isISO8601(value, { strict: true }) ? new Date(value) : value,
+      typeof value === 'string' && isISO8601(value, { strict: true })
+        ? new Date(WITHOUT_OFFSET.test(value) ? `${value}Z` : value)
+        : value,
     ),
     IsDate({ message: '$property must be an ISO 8601 date or date-time' }),
   );
@@ -51,4 +68,45 @@ export function BooleanQuery(options: { default: boolean; description?: string }
     Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value)),
     IsBoolean({ message: '$property must be true or false' }),
   );
+}
+
+/**
+ * At most `max` characters as PostgreSQL counts them (code points). class-validator's MaxLength
+ * discounts emoji variation selectors, so a value it accepts could overflow a varchar column.
+ */
+export function MaxChars(max: number) {
+  return ValidateBy({
+    name: 'maxChars',
+    constraints: [max],
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || [...value].length <= max,
+      defaultMessage: buildMessage((prefix) => `${prefix}$property must be at most $constraint1 characters long`),
+    },
+  });
+}
+
+/** An ISO 4217 code, upper-cased first so that `usd` is stored as `USD`. */
+export function CurrencyCode() {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value)),
+    IsISO4217CurrencyCode(),
+  );
+}
+
+/**
+ * At most `places` decimals, so the value fits a `numeric(p, places)` column without rounding.
+ * Unlike class-validator's `maxDecimalPlaces`, this also reads numbers written in exponent form
+ * (1e-7 has seven decimals, not none).
+ */
+export function MaxDecimals(places: number) {
+  const scale = 10 ** places;
+  return ValidateBy({
+    name: 'maxDecimals',
+    constraints: [places],
+    validator: {
+      validate: (value: unknown) =>
+        typeof value !== 'number' || Math.abs(value * scale - Math.round(value * scale)) < 1e-6,
+      defaultMessage: buildMessage((prefix) => `${prefix}$property must have at most $constraint1 decimal places`),
+    },
+  });
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
 import { PowerGroupView } from '@solar/domain';
-import { OptionalNonNull } from '@solar/platform';
+import { MaxChars, OptionalNonNull } from '@solar/platform';
 
 export class PowerGroupDto implements PowerGroupView {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -19,19 +19,19 @@ export class CreatePowerGroupDto {
   @IsString()
   @IsNotEmpty()
   @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(100)
+  @MaxChars(100)
   name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   @IsOptional()
   @IsString()
-  @MaxLength(500)
+  @MaxChars(500)
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   @IsOptional()
   @IsString()
-  @MaxLength(500)
+  @MaxChars(500)
   logoUrl?: string | null;
 }
 
@@ -41,18 +41,18 @@ export class UpdatePowerGroupDto {
   @IsString()
   @IsNotEmpty()
   @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(100)
+  @MaxChars(100)
   name?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   @IsOptional()
   @IsString()
-  @MaxLength(500)
+  @MaxChars(500)
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   @IsOptional()
   @IsString()
-  @MaxLength(500)
+  @MaxChars(500)
   logoUrl?: string | null;
 }

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsIn,
-  IsISO4217CurrencyCode,
   IsNotEmpty,
   IsNumber,
   IsOptional,
@@ -11,15 +10,15 @@ import {
   Length,
   Matches,
   Max,
-  MaxLength,
   Min,
 } from 'class-validator';
 import { CONNECTION_TYPES, ConnectionType } from '@solar/domain';
-import { IsoDateTime } from '@solar/platform';
+import { CurrencyCode, IsoDateTime, MaxChars, MaxDecimals } from '@solar/platform';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
-const MONEY = { ...FINITE, maxDecimalPlaces: 2 };
 export const MAX_MONEY = 999_999_999_999.99;
+/** The largest value of the `numeric(12, 6)` price column. */
+export const MAX_KWH_PRICE = 999_999.999999;
 export const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 export class CreateSunSourceDto {
@@ -27,18 +26,18 @@ export class CreateSunSourceDto {
   @IsString()
   @IsNotEmpty()
   @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(200)
+  @MaxChars(200)
   name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
   @IsOptional()
   @IsString()
-  @MaxLength(2000)
+  @MaxChars(2000)
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   @IsOptional()
-  @MaxLength(500)
+  @MaxChars(500)
   @IsUrl(URL_OPTIONS, { message: 'iconUrl must be an http(s) URL' })
   iconUrl?: string | null;
 
@@ -75,25 +74,28 @@ export class CreateSunSourceDto {
 
   @ApiPropertyOptional({ default: 'EUR', description: 'ISO 4217 code' })
   @IsOptional()
-  @IsISO4217CurrencyCode()
+  @CurrencyCode()
   currency?: string | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Greater than 0: the first price, effective now' })
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Greater than 0: the first price, effective now (up to 6 decimals)' })
   @IsOptional()
   @IsNumber(FINITE)
-  @Max(1_000_000)
+  @MaxDecimals(6)
+  @Max(MAX_KWH_PRICE)
   initialKwhPrice?: number | null;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
   @IsOptional()
-  @IsNumber(MONEY)
+  @IsNumber(FINITE)
+  @MaxDecimals(2)
   @Min(0)
   @Max(MAX_MONEY)
   systemCost?: number | null;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
   @IsOptional()
-  @IsNumber(MONEY)
+  @IsNumber(FINITE)
+  @MaxDecimals(2)
   @Min(0)
   @Max(MAX_MONEY)
   maintenanceCostPerYear?: number | null;

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsBoolean,
-  IsISO4217CurrencyCode,
   IsNotEmpty,
   IsNumber,
   IsOptional,
@@ -10,14 +9,12 @@ import {
   IsUUID,
   Matches,
   Max,
-  MaxLength,
   Min,
 } from 'class-validator';
-import { IsoDateTime, OptionalNonNull } from '@solar/platform';
+import { CurrencyCode, IsoDateTime, MaxChars, MaxDecimals, OptionalNonNull } from '@solar/platform';
 import { MAX_MONEY, URL_OPTIONS } from './create-sun-source.dto';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
-const MONEY = { ...FINITE, maxDecimalPlaces: 2 };
 
 /** Every field optional; the nullable ones can be set to null (SPEC.md §4.2). */
 export class UpdateSunSourceDto {
@@ -26,18 +23,18 @@ export class UpdateSunSourceDto {
   @IsString()
   @IsNotEmpty()
   @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(200)
+  @MaxChars(200)
   name?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
   @IsOptional()
   @IsString()
-  @MaxLength(2000)
+  @MaxChars(2000)
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   @IsOptional()
-  @MaxLength(500)
+  @MaxChars(500)
   @IsUrl(URL_OPTIONS, { message: 'iconUrl must be an http(s) URL' })
   iconUrl?: string | null;
 
@@ -74,19 +71,21 @@ export class UpdateSunSourceDto {
 
   @ApiPropertyOptional({ description: 'ISO 4217 code' })
   @OptionalNonNull()
-  @IsISO4217CurrencyCode()
+  @CurrencyCode()
   currency?: string;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
   @IsOptional()
-  @IsNumber(MONEY)
+  @IsNumber(FINITE)
+  @MaxDecimals(2)
   @Min(0)
   @Max(MAX_MONEY)
   systemCost?: number | null;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
   @IsOptional()
-  @IsNumber(MONEY)
+  @IsNumber(FINITE)
+  @MaxDecimals(2)
   @Min(0)
   @Max(MAX_MONEY)
   maintenanceCostPerYear?: number | null;

@@ -1,0 +1,65 @@
+import { Controller, Headers, HttpCode, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiPayloadTooLargeResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Public } from '@solar/auth';
+import { BadRequestError, Clock, ConflictError, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
+import { WebhookIngestion } from '@solar/telemetry';
+
+export class WebhookAcceptedDto {
+  @ApiProperty({ example: 'Data accepted' }) message!: string;
+  @ApiProperty({ description: 'false when throttled (one stored message per source per 10 s)' }) stored!: boolean;
+  @ApiPropertyOptional({ enum: ['throttled'] }) reason?: 'throttled';
+}
+
+const sourceIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError(SUN_SOURCE_NOT_FOUND) });
+
+@ApiTags('webhook')
+@Controller('api/webhook')
+export class WebhookController {
+  constructor(
+    private readonly webhook: WebhookIngestion,
+    private readonly clock: Clock,
+  ) {}
+
+  @Public()
+  @Post('sunsource/:sunSourceId')
+  @HttpCode(200)
+  @ApiBody({ description: 'Telemetry JSON (SPEC.md §1 field names or aliases) with the secret as `key`, at most 64 KB' })
+  @ApiHeader({ name: 'X-Webhook-Secret', required: false, description: 'Hex HMAC-SHA256 of the raw body, in place of `key`' })
+  @ApiOkResponse({ type: WebhookAcceptedDto })
+  @ApiBadRequestResponse({ description: 'Malformed JSON, missing or wrong secret, no valid telemetry, bad timestamp' })
+  @ApiNotFoundResponse({ description: 'No such source, not a Webhook source, or inactive' })
+  @ApiConflictResponse({ description: 'Duplicate message' })
+  @ApiPayloadTooLargeResponse({ description: 'Over 64 KB' })
+  @ApiServiceUnavailableResponse({ description: 'Not stored: retry' })
+  async receive(
+    @Param('sunSourceId', sourceIdPipe) sunSourceId: string,
+    @Req() request: Request,
+    @Headers('x-webhook-secret') signature: string | undefined,
+  ): Promise<WebhookAcceptedDto> {
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const outcome = await this.webhook.receive(sunSourceId, body, signature, this.clock.now());
+    switch (outcome.status) {
+      case 'stored':
+        return { message: 'Data accepted', stored: true };
+      case 'throttled':
+        return { message: 'Data accepted', stored: false, reason: 'throttled' };
+      case 'duplicate':
+        throw new ConflictError('Duplicate message');
+      case 'rejected':
+        throw new BadRequestError(outcome.message);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { secretsEqual } from '../common/constant-time';
+import { SourceCredentials } from '../sun-sources/source-credentials';
+import { SunSourceRepository } from '../sun-sources/sun-source.repository';
+import { deviceIdentity, deviceTopics } from './device-identity';
+import { ingestorCredentials } from './ingestor-credentials';
+
+export type DeviceAuthentication = 'superuser' | 'device' | 'deny';
+
+// Compared against when there is no real key, so a missing source costs the same time.
+const DECOY_KEY = `ak_${'0'.repeat(64)}`;
+
+/**
+ * The broker's questions (DECISIONS.md "MQTT"): may this client connect, and may it publish
+ * there? Answers never reveal whether a source exists: every refusal is the same.
+ */
+@Injectable()
+export class DeviceAuthService {
+  constructor(
+    private readonly sources: SunSourceRepository,
+    private readonly credentials: SourceCredentials,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async authenticate(clientId: string, username: string, password: string): Promise<DeviceAuthentication> {
+    const ingestor = ingestorCredentials(this.config);
+    if (username === ingestor.username) return secretsEqual(password, ingestor.password) ? 'superuser' : 'deny';
+
+    const identity = deviceIdentity(username);
+    const source = identity ? await this.sources.findById(identity.sunSourceId) : null;
+    const key = source?.connectionType === 'MQTT' && source.isActive ? this.credentials.mqttApiKeyOf(source) : null;
+    const keyMatches = secretsEqual(password, key ?? DECOY_KEY);
+    return identity && key && keyMatches && clientId === identity.clientId ? 'device' : 'deny';
+  }
+
+  /** Devices publish to their own source's topic, nothing else; the ingestor may do anything. */
+  authorize(clientId: string, username: string, topic: string, action: string): boolean {
+    if (username === ingestorCredentials(this.config).username) return true;
+    const identity = deviceIdentity(username);
+    return (
+      identity !== undefined &&
+      clientId === identity.clientId &&
+      action === 'publish' &&
+      deviceTopics(this.config.mqtt.topicPrefix, identity.sunSourceId).includes(topic)
+    );
+  }
+}

@@ -1,0 +1,20 @@
+export * from './telemetry-fields';
+export {
+  EARLIEST_TIMESTAMP_MS,
+  MAX_CLOCK_AHEAD_MS,
+  normalizeTelemetry,
+  parseCodes,
+  parseNumber,
+  parseText,
+  parseTimestamp,
+  TELEMETRY_REJECTION_MESSAGES,
+  withoutKey,
+} from './normalize';
+export type { NormalizedTelemetry, NormalizeResult, TelemetryRejection } from './normalize';
+export * from './ingestion/telemetry-ingestion.service';
+export * from './ingestion/telemetry-windows';
+export * from './ingestion/webhook-ingestion.service';
+export * from './storage/telemetry-partitions';
+export * from './storage/telemetry-point';
+export * from './storage/telemetry-writer';
+export * from './telemetry-ingestion.module';

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { ServiceUnavailableError } from '@solar/domain';
+import { normalizeTelemetry, TelemetryRejection } from '../normalize';
+import { TelemetryValues } from '../telemetry-fields';
+import { TelemetryWriter } from '../storage/telemetry-writer';
+import { TelemetryWindows } from './telemetry-windows';
+
+export type IngestOutcome =
+  | { status: 'stored' }
+  | { status: 'throttled' }
+  | { status: 'duplicate' }
+  | { status: 'rejected'; reason: TelemetryRejection | 'unstorable_text'; message: string };
+
+export const UNSTORABLE_TEXT = 'Payload contains characters that cannot be stored (NUL or unpaired surrogates)';
+
+/**
+ * The path every message takes, whatever channel brought it: normalize, the duplicate and
+ * throttle windows, then the batched write. A message counts as stored only once committed;
+ * if the write fails the windows forget it and the caller is told to retry.
+ */
+@Injectable()
+export class TelemetryIngestion {
+  constructor(
+    private readonly windows: TelemetryWindows,
+    private readonly writer: TelemetryWriter,
+  ) {}
+
+  async ingest(sunSourceId: string, payload: unknown, receivedAt: Date): Promise<IngestOutcome> {
+    const normalized = normalizeTelemetry(payload, receivedAt);
+    if (!normalized.ok) return { status: 'rejected', reason: normalized.reason, message: normalized.message };
+
+    const { values, raw } = normalized.telemetry;
+    if (!storableAsJsonb(raw)) return { status: 'rejected', reason: 'unstorable_text', message: UNSTORABLE_TEXT };
+    const ts = normalized.telemetry.timestamp ?? receivedAt;
+    const fingerprint = fingerprintOf(ts, values);
+    const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+    if (verdict !== 'admitted') return { status: verdict };
+
+    let stored: boolean;
+    try {
+      stored = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw });
+    } catch (error) {
+      await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
+      throw new ServiceUnavailableError('Telemetry could not be stored. Retry later.', { cause: error });
+    }
+    // Not stored although admitted: that source and timestamp were stored before the windows saw it.
+    return stored ? { status: 'stored' } : { status: 'duplicate' };
+  }
+}
+
+/** PostgreSQL's jsonb refuses NUL characters and unpaired surrogates, in keys as in values. */
+function storableAsJsonb(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.isWellFormed() && !value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 100) return true;
+  return Object.entries(value).every(([key, nested]) => storableAsJsonb(key) && storableAsJsonb(nested, depth + 1));
+}
+
+/** Same timestamp and same normalized values: the identity of a duplicate (DECISIONS.md). */
+function fingerprintOf(ts: Date, values: TelemetryValues): string {
+  return createHash('sha256').update(JSON.stringify([ts.getTime(), values])).digest('base64url');
+}
