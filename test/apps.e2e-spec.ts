@@ -59,7 +59,11 @@ function logged(app: RunningApp, message: string): boolean {
   });
 }
 
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -132,7 +136,10 @@ describe('the three apps as processes (CONTRACT.md)', () => {
 
     for (const app of apps) await waitFor(() => logged(app, 'ready'), `${app.name} ready`);
 
-    expect(await health(apiPort)).toEqual({ status: 200, body: { status: 'ok', checks: { database: 'up', redis: 'up' } } });
+    expect(await health(apiPort)).toEqual({
+      status: 200,
+      body: { status: 'ok', checks: { database: 'up', redis: 'up' } },
+    });
     expect(await health(schedulerPort)).toEqual({
       status: 200,
       body: { status: 'ok', checks: { database: 'up', redis: 'up' } },
@@ -146,7 +153,9 @@ describe('the three apps as processes (CONTRACT.md)', () => {
     const client = new Client({ connectionString: databaseUrl(database) });
     await client.connect();
     const recorded = (
-      await client.query<{ n: number }>('SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name')
+      await client.query<{ n: number }>(
+        'SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name',
+      )
     ).rows;
     await client.end();
     expect(recorded.length).toBeGreaterThan(0);

@@ -11,8 +11,14 @@ import { serveUploads } from './upload/serve-uploads';
 import { WEBHOOK_PATH, webhookBodyHandlers } from './webhook/webhook-body';
 
 /** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
-export async function createApiApp(config: AppConfig, options: ApiModuleOptions = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(ApiModule.forRoot(config, options), { bodyParser: false, bufferLogs: true });
+export async function createApiApp(
+  config: AppConfig,
+  options: ApiModuleOptions = {},
+): Promise<INestApplication> {
+  const app = await NestFactory.create(ApiModule.forRoot(config, options), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
   serveUploads(app, config);

@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const app = await createApiApp(config);
   const logger = app.get(Logger);
   if (config.generatedSecrets.length > 0) {
-    logger.warn(`using generated ${config.generatedSecrets.join(', ')} from DATA_DIR; set them explicitly in production`);
+    logger.warn(
+      `using generated ${config.generatedSecrets.join(', ')} from DATA_DIR; set them explicitly in production`,
+    );
   }
   stopOnSignals(app, 'api');
   await app.listen(config.port);

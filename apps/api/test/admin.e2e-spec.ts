@@ -11,7 +11,16 @@ const AUTH_REQUIRED = { message: 'Authentication required' };
 const INSUFFICIENT_ROLE = { message: 'Insufficient role' };
 const USER_NOT_FOUND = { message: 'User not found' };
 const INVALID_CREDENTIALS = { success: false, message: 'Invalid email or password', user: null };
-const ADMIN_USER_KEYS = ['createdAt', 'email', 'emailVerified', 'firstName', 'id', 'lastName', 'roles', 'sunSourceCount'];
+const ADMIN_USER_KEYS = [
+  'createdAt',
+  'email',
+  'emailVerified',
+  'firstName',
+  'id',
+  'lastName',
+  'roles',
+  'sunSourceCount',
+];
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 interface Account {
@@ -77,7 +86,9 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
   }
 
   /** Registers without verifying (one password hash, no login): enough for the listing. */
-  async function register(fields: { email?: string; firstName?: string; lastName?: string } = {}): Promise<string> {
+  async function register(
+    fields: { email?: string; firstName?: string; lastName?: string } = {},
+  ): Promise<string> {
     const email = fields.email ?? uniqueEmail();
     await http
       .post('/api/auth/register')
@@ -110,7 +121,9 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
         const listed = await listUsers({ search: adminEmail }).expect(200);
         expect(listed.body.total).toBe(1);
         const cookie = await logIn(second.http, adminEmail, ADMIN_PASSWORD);
-        expect((await second.http.get('/api/auth/me').set('Cookie', cookie).expect(200)).body.user.id).toBe(root.id);
+        expect((await second.http.get('/api/auth/me').set('Cookie', cookie).expect(200)).body.user.id).toBe(
+          root.id,
+        );
       } finally {
         await second.app.close();
       }
@@ -142,27 +155,46 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
         const existing = await signUp(first.http, separate.mail);
         const pending = uniqueEmail('pending');
         await first.http.post('/api/auth/register').send({ email: pending, password: PASSWORD }).expect(200);
-        expect((await first.http.get('/api/auth/me').set('Cookie', existing.cookie).expect(200)).body.user.roles).toEqual([
-          'User',
-        ]);
+        expect(
+          (await first.http.get('/api/auth/me').set('Cookie', existing.cookie).expect(200)).body.user.roles,
+        ).toEqual(['User']);
 
-        const promoted = await startApi(separate.configWith({ ADMIN_EMAIL: existing.email, ADMIN_PASSWORD: 'Admin-Pass-99' }));
+        const promoted = await startApi(
+          separate.configWith({ ADMIN_EMAIL: existing.email, ADMIN_PASSWORD: 'Admin-Pass-99' }),
+        );
         apps.push(promoted.app);
         const session = await promoted.http.get('/api/auth/me').set('Cookie', existing.cookie).expect(200);
-        expect(session.body.user).toEqual({ id: existing.id, email: existing.email, firstName: null, lastName: null, roles: ALL_ROLES });
+        expect(session.body.user).toEqual({
+          id: existing.id,
+          email: existing.email,
+          firstName: null,
+          lastName: null,
+          roles: ALL_ROLES,
+        });
         const wrong = await promoted.http
           .post('/api/auth/login')
           .send({ email: existing.email, password: 'Admin-Pass-99' })
           .expect(400);
         expect(wrong.body).toEqual(INVALID_CREDENTIALS);
-        const relogged = await promoted.http.post('/api/auth/login').send({ email: existing.email, password: PASSWORD }).expect(200);
+        const relogged = await promoted.http
+          .post('/api/auth/login')
+          .send({ email: existing.email, password: PASSWORD })
+          .expect(200);
         expect(relogged.body.user.roles).toEqual(ALL_ROLES);
 
-        const verified = await startApi(separate.configWith({ ADMIN_EMAIL: pending, ADMIN_PASSWORD: 'Admin-Pass-99' }));
+        const verified = await startApi(
+          separate.configWith({ ADMIN_EMAIL: pending, ADMIN_PASSWORD: 'Admin-Pass-99' }),
+        );
         apps.push(verified.app);
-        const pendingLogin = await verified.http.post('/api/auth/login').send({ email: pending, password: PASSWORD }).expect(200);
+        const pendingLogin = await verified.http
+          .post('/api/auth/login')
+          .send({ email: pending, password: PASSWORD })
+          .expect(200);
         expect(pendingLogin.body.user.roles).toEqual(ALL_ROLES);
-        await verified.http.post('/api/auth/login').send({ email: pending, password: 'Admin-Pass-99' }).expect(400);
+        await verified.http
+          .post('/api/auth/login')
+          .send({ email: pending, password: 'Admin-Pass-99' })
+          .expect(400);
       } finally {
         for (const started of apps) await started.close();
         await separate.teardown();
@@ -178,10 +210,9 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
         bootstrap.ensureAdministrator(email, ADMIN_PASSWORD),
         bootstrap.ensureAdministrator(email, ADMIN_PASSWORD),
       ]);
-      expect(outcomes.map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : 'ok'))).toEqual([
-        'ok',
-        'ok',
-      ]);
+      expect(
+        outcomes.map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : 'ok')),
+      ).toEqual(['ok', 'ok']);
       expect((await listUsers({ search: email }).expect(200)).body.total).toBe(1);
       const cookie = await logIn(http, email, ADMIN_PASSWORD);
       expect(await rolesOf(cookie)).toEqual(ALL_ROLES);
@@ -193,9 +224,13 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
       ['GET /api/admin/users', (cookie) => withCookie(http.get('/api/admin/users'), cookie)],
       [
         'PUT /api/admin/users/{id}/roles',
-        (cookie) => withCookie(http.put(`/api/admin/users/${plain.id}/roles`), cookie).send({ roles: ALL_ROLES }),
+        (cookie) =>
+          withCookie(http.put(`/api/admin/users/${plain.id}/roles`), cookie).send({ roles: ALL_ROLES }),
       ],
-      ['DELETE /api/admin/users/{id}', (cookie) => withCookie(http.delete(`/api/admin/users/${root.id}`), cookie)],
+      [
+        'DELETE /api/admin/users/{id}',
+        (cookie) => withCookie(http.delete(`/api/admin/users/${root.id}`), cookie),
+      ],
       ['GET /api/admin/stats', (cookie) => withCookie(http.get('/api/admin/stats'), cookie)],
     ];
 
@@ -209,21 +244,27 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
       expect(response.body).toEqual(AUTH_REQUIRED);
     });
 
-    it.each(endpoints)('%s answers 403 "Insufficient role" to a plain User, changing nothing', async (_name, send) => {
-      const response = await send(plain.cookie).expect(403);
-      expect(response.body).toEqual(INSUFFICIENT_ROLE);
-      expect(await rolesOf(plain.cookie)).toEqual(['User']);
-      await me(root.cookie).expect(200);
-    });
+    it.each(endpoints)(
+      '%s answers 403 "Insufficient role" to a plain User, changing nothing',
+      async (_name, send) => {
+        const response = await send(plain.cookie).expect(403);
+        expect(response.body).toEqual(INSUFFICIENT_ROLE);
+        expect(await rolesOf(plain.cookie)).toEqual(['User']);
+        await me(root.cookie).expect(200);
+      },
+    );
 
-    it.each(endpoints)('%s lets an Admin who is not an Overseer in (no 401/403 from the guards)', async (name, send) => {
-      const response = await send(admin.cookie);
-      // The Admin reaches the handler: PUT to plain succeeds or the Overseer rule answers, DELETE of the
-      // Overseer is refused by the service with its own message, never the guard's.
-      expect(response.status).not.toBe(401);
-      expect(response.body).not.toEqual(INSUFFICIENT_ROLE);
-      if (name.startsWith('GET')) expect(response.status).toBe(200);
-    });
+    it.each(endpoints)(
+      '%s lets an Admin who is not an Overseer in (no 401/403 from the guards)',
+      async (name, send) => {
+        const response = await send(admin.cookie);
+        // The Admin reaches the handler: PUT to plain succeeds or the Overseer rule answers, DELETE of the
+        // Overseer is refused by the service with its own message, never the guard's.
+        expect(response.status).not.toBe(401);
+        expect(response.body).not.toEqual(INSUFFICIENT_ROLE);
+        if (name.startsWith('GET')) expect(response.status).toBe(200);
+      },
+    );
   });
 
   describe('GET /api/admin/users', () => {
@@ -237,7 +278,8 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
       for (let start = 0; start < bulk.length; start += 5) {
         await Promise.all(bulk.slice(start, start + 5).map(() => register({ lastName: `Bulk${tag}` })));
       }
-      for (const first of ['Alpha', 'Beta', 'Gamma']) trio.push(await register({ firstName: first, lastName: `Trio${tag}` }));
+      for (const first of ['Alpha', 'Beta', 'Gamma'])
+        trio.push(await register({ firstName: first, lastName: `Trio${tag}` }));
     }, 30_000);
 
     it('answers { items, total, page, pageSize } with the admin view of each account, newest first', async () => {
@@ -360,7 +402,10 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
         people.underscoreLookalike = await register({ firstName: `snakeX${searchTag}` });
       }, 15_000);
 
-      async function emailsFound(search: string, query: Record<string, string | number> = {}): Promise<string[]> {
+      async function emailsFound(
+        search: string,
+        query: Record<string, string | number> = {},
+      ): Promise<string[]> {
         const response = await listUsers({ search, ...query }).expect(200);
         expect(response.body.total).toBe(response.body.items.length);
         return response.body.items.map((item: { email: string }) => item.email);
@@ -430,7 +475,12 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
       await setRoles(target.id, ['User', 'Admin'], admin.cookie).expect(200);
       expect(await rolesOf(target.cookie)).toEqual(['User', 'Admin']);
       const promoted = await stats(target.cookie).expect(200);
-      expect(Object.keys(promoted.body).sort()).toEqual(['messagesLastHour', 'sunSources', 'telemetryRows', 'users']);
+      expect(Object.keys(promoted.body).sort()).toEqual([
+        'messagesLastHour',
+        'sunSources',
+        'telemetryRows',
+        'users',
+      ]);
       await listUsers({}, target.cookie).expect(200);
 
       await setRoles(target.id, ['User'], admin.cookie).expect(200);
@@ -456,7 +506,11 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
     });
 
     it('answers 400 when roles are missing, or with an unknown property', async () => {
-      const missing = await http.put(`/api/admin/users/${plain.id}/roles`).set('Cookie', root.cookie).send({}).expect(400);
+      const missing = await http
+        .put(`/api/admin/users/${plain.id}/roles`)
+        .set('Cookie', root.cookie)
+        .send({})
+        .expect(400);
       expect(missing.body.errors.roles).toEqual(expect.arrayContaining([expect.any(String)]));
       const extra = await http
         .put(`/api/admin/users/${plain.id}/roles`)
@@ -466,10 +520,13 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
       expect(extra.body).toEqual({ errors: { emailVerified: ['property emailVerified should not exist'] } });
     });
 
-    it.each(['not-a-uuid', '12345', `${randomUUID()}x`])('answers 400 { message } for the id %p', async (id) => {
-      const response = await setRoles(id, ['User']).expect(400);
-      expect(response.body).toEqual({ message: expect.any(String) });
-    });
+    it.each(['not-a-uuid', '12345', `${randomUUID()}x`])(
+      'answers 400 { message } for the id %p',
+      async (id) => {
+        const response = await setRoles(id, ['User']).expect(400);
+        expect(response.body).toEqual({ message: expect.any(String) });
+      },
+    );
 
     it('answers 404 "User not found" for an unknown id', async () => {
       expect((await setRoles(randomUUID(), ['User']).expect(404)).body).toEqual(USER_NOT_FOUND);
@@ -509,7 +566,10 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
       expect(response.text).toBe('');
       expect(response.headers['content-length'] ?? '0').toBe('0');
 
-      const login = await http.post('/api/auth/login').send({ email: victim.email, password: PASSWORD }).expect(400);
+      const login = await http
+        .post('/api/auth/login')
+        .send({ email: victim.email, password: PASSWORD })
+        .expect(400);
       expect(login.body).toEqual(INVALID_CREDENTIALS);
       expect((await me(victim.cookie).expect(401)).body).toEqual(AUTH_REQUIRED);
       expect((await listUsers({ search: victim.email }).expect(200)).body.total).toBe(0);
@@ -556,7 +616,12 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
   describe('GET /api/admin/stats', () => {
     it('answers integer counts, users being the number of accounts', async () => {
       const response = await stats().expect(200);
-      expect(Object.keys(response.body).sort()).toEqual(['messagesLastHour', 'sunSources', 'telemetryRows', 'users']);
+      expect(Object.keys(response.body).sort()).toEqual([
+        'messagesLastHour',
+        'sunSources',
+        'telemetryRows',
+        'users',
+      ]);
       for (const value of Object.values(response.body)) {
         expect(Number.isInteger(value)).toBe(true);
         expect(value as number).toBeGreaterThanOrEqual(0);

@@ -95,15 +95,21 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
       await register(email).expect(200);
       const code = await env.mail.latestCode(email);
       const wrong = code === '000000' ? '000001' : '000000';
-      expect((await http.post('/api/auth/verify-email').send({ email, code: wrong }).expect(400)).body).toEqual(
-        INVALID_CODE,
-      );
-      const unknown = await http.post('/api/auth/verify-email').send({ email: uniqueEmail(), code }).expect(400);
+      expect(
+        (await http.post('/api/auth/verify-email').send({ email, code: wrong }).expect(400)).body,
+      ).toEqual(INVALID_CODE);
+      const unknown = await http
+        .post('/api/auth/verify-email')
+        .send({ email: uniqueEmail(), code })
+        .expect(400);
       expect(unknown.body).toEqual(INVALID_CODE);
     });
 
     it('rejects a code that is not 6 digits as a validation error', async () => {
-      const response = await http.post('/api/auth/verify-email').send({ email: uniqueEmail(), code: '12345' }).expect(400);
+      const response = await http
+        .post('/api/auth/verify-email')
+        .send({ email: uniqueEmail(), code: '12345' })
+        .expect(400);
       expect(response.body.errors.code).toEqual(['code must be 6 digits']);
     });
 
@@ -118,7 +124,10 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
       clock.advance(15 * MINUTE - 1000);
       await http.post('/api/auth/verify-email').send({ email: early, code: earlyCode }).expect(200);
       clock.advance(2000);
-      const expired = await http.post('/api/auth/verify-email').send({ email: late, code: lateCode }).expect(400);
+      const expired = await http
+        .post('/api/auth/verify-email')
+        .send({ email: late, code: lateCode })
+        .expect(400);
       expect(expired.body).toEqual(INVALID_CODE);
     });
 
@@ -131,13 +140,17 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
         const response = await http.post('/api/auth/verify-email').send({ email, code: wrong }).expect(400);
         expect(response.body).toEqual(INVALID_CODE);
       }
-      expect((await http.post('/api/auth/verify-email').send({ email, code }).expect(400)).body).toEqual(LOCKED);
-      expect((await http.post('/api/auth/login').send({ email, password: PASSWORD }).expect(400)).body).toEqual(
+      expect((await http.post('/api/auth/verify-email').send({ email, code }).expect(400)).body).toEqual(
         LOCKED,
       );
+      expect(
+        (await http.post('/api/auth/login').send({ email, password: PASSWORD }).expect(400)).body,
+      ).toEqual(LOCKED);
 
       clock.advance(5 * MINUTE - 1000);
-      expect((await http.post('/api/auth/verify-email').send({ email, code }).expect(400)).body).toEqual(LOCKED);
+      expect((await http.post('/api/auth/verify-email').send({ email, code }).expect(400)).body).toEqual(
+        LOCKED,
+      );
       clock.advance(1000);
       await http.post('/api/auth/verify-email').send({ email, code }).expect(200);
     });
@@ -169,7 +182,11 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
       const first = await env.mail.latestCode(email);
 
       const tooSoon = await http.post('/api/auth/resend-code').send({ email }).expect(400);
-      expect(tooSoon.body).toEqual({ success: false, message: 'Too many codes requested. Try again later.', user: null });
+      expect(tooSoon.body).toEqual({
+        success: false,
+        message: 'Too many codes requested. Try again later.',
+        user: null,
+      });
       clock.advance(59_000);
       await http.post('/api/auth/resend-code').send({ email }).expect(400);
 
@@ -177,7 +194,11 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
       for (let resend = 1; resend <= 4; resend++) {
         clock.advance(61_000);
         const response = await http.post('/api/auth/resend-code').send({ email }).expect(200);
-        expect(response.body).toEqual({ success: true, message: 'A new verification code has been sent', user: null });
+        expect(response.body).toEqual({
+          success: true,
+          message: 'A new verification code has been sent',
+          user: null,
+        });
       }
       expect(env.mail.messagesTo(email)).toHaveLength(5);
       clock.advance(61_000);
@@ -204,8 +225,14 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
 
     it('answers a wrong password and an unknown e-mail with the same body', async () => {
       const { email } = await signUp(http, env.mail);
-      const wrongPassword = await http.post('/api/auth/login').send({ email, password: 'Wrong-Pass-1' }).expect(400);
-      const unknownEmail = await http.post('/api/auth/login').send({ email: uniqueEmail(), password: PASSWORD }).expect(400);
+      const wrongPassword = await http
+        .post('/api/auth/login')
+        .send({ email, password: 'Wrong-Pass-1' })
+        .expect(400);
+      const unknownEmail = await http
+        .post('/api/auth/login')
+        .send({ email: uniqueEmail(), password: PASSWORD })
+        .expect(400);
       expect(wrongPassword.body).toEqual(INVALID_CREDENTIALS);
       expect(unknownEmail.body).toEqual(INVALID_CREDENTIALS);
     });
@@ -232,9 +259,9 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
       for (let attempt = 1; attempt <= 5; attempt++) {
         await http.post('/api/auth/login').send({ email, password: 'Wrong-Pass-1' }).expect(400);
       }
-      expect((await http.post('/api/auth/login').send({ email, password: PASSWORD }).expect(400)).body).toEqual(
-        LOCKED,
-      );
+      expect(
+        (await http.post('/api/auth/login').send({ email, password: PASSWORD }).expect(400)).body,
+      ).toEqual(LOCKED);
       clock.advance(5 * MINUTE);
       await http.post('/api/auth/login').send({ email, password: PASSWORD }).expect(200);
     });
@@ -242,8 +269,14 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
     it('sets an HttpOnly, SameSite=Lax browser-session cookie without rememberMe', async () => {
       const { email } = await signUp(http, env.mail);
       const response = await http.post('/api/auth/login').send({ email, password: PASSWORD }).expect(200);
-      expect(response.body).toEqual({ success: true, message: 'Login successful', user: expect.objectContaining({ email }) });
-      const cookie = ([] as string[]).concat(response.headers['set-cookie']).find((c) => c.startsWith('solar.sid='))!;
+      expect(response.body).toEqual({
+        success: true,
+        message: 'Login successful',
+        user: expect.objectContaining({ email }),
+      });
+      const cookie = ([] as string[])
+        .concat(response.headers['set-cookie'])
+        .find((c) => c.startsWith('solar.sid='))!;
       expect(cookie).toMatch(/; HttpOnly/);
       expect(cookie).toMatch(/; SameSite=Lax/);
       expect(cookie).toMatch(/; Path=\//);
@@ -254,8 +287,13 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
     it('makes the cookie persistent for 7 days with rememberMe', async () => {
       const { email } = await signUp(http, env.mail);
       const before = Date.now();
-      const response = await http.post('/api/auth/login').send({ email, password: PASSWORD, rememberMe: true }).expect(200);
-      const cookie = ([] as string[]).concat(response.headers['set-cookie']).find((c) => c.startsWith('solar.sid='))!;
+      const response = await http
+        .post('/api/auth/login')
+        .send({ email, password: PASSWORD, rememberMe: true })
+        .expect(200);
+      const cookie = ([] as string[])
+        .concat(response.headers['set-cookie'])
+        .find((c) => c.startsWith('solar.sid='))!;
       const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)![1]);
       const sevenDays = 7 * 24 * 60 * MINUTE;
       expect(expires).toBeGreaterThanOrEqual(before + sevenDays - 2000);
@@ -264,7 +302,11 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
 
     it('issues a new session id at every login and retires the one presented', async () => {
       const { email, cookie: first } = await signUp(http, env.mail);
-      const second = await http.post('/api/auth/login').set('Cookie', first).send({ email, password: PASSWORD }).expect(200);
+      const second = await http
+        .post('/api/auth/login')
+        .set('Cookie', first)
+        .send({ email, password: PASSWORD })
+        .expect(200);
       const secondCookie = sessionCookie(second);
       expect(secondCookie).not.toEqual(first);
       await http.get('/api/auth/me').set('Cookie', first).expect(401);
@@ -289,7 +331,9 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
 
   describe('me and logout', () => {
     it('answers 401 without a session, and with a forged cookie', async () => {
-      expect((await http.get('/api/auth/me').expect(401)).body).toEqual({ message: 'Authentication required' });
+      expect((await http.get('/api/auth/me').expect(401)).body).toEqual({
+        message: 'Authentication required',
+      });
       await http.get('/api/auth/me').set('Cookie', 'solar.sid=s%3Aforged.signature').expect(401);
       await http.post('/api/auth/logout').expect(401);
     });
@@ -308,7 +352,9 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
       const { cookie } = await signUp(http, env.mail);
       const response = await http.post('/api/auth/logout').set('Cookie', cookie).expect(200);
       expect(response.body).toEqual({ success: true, message: 'Logged out', user: null });
-      const cleared = ([] as string[]).concat(response.headers['set-cookie']).find((c) => c.startsWith('solar.sid='))!;
+      const cleared = ([] as string[])
+        .concat(response.headers['set-cookie'])
+        .find((c) => c.startsWith('solar.sid='))!;
       expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/);
       await http.get('/api/auth/me').set('Cookie', cookie).expect(401);
     });
@@ -336,7 +382,9 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
         .send({ email, password: PASSWORD })
         .expect(200);
       expect(sessionCookie(response)).toMatch(/^solar\.sid=/);
-      const cookie = ([] as string[]).concat(response.headers['set-cookie']).find((c) => c.startsWith('solar.sid='))!;
+      const cookie = ([] as string[])
+        .concat(response.headers['set-cookie'])
+        .find((c) => c.startsWith('solar.sid='))!;
       expect(cookie).toMatch(/; Secure/);
       const login = await logIn(secure.http, email).catch((error: Error) => error.message);
       expect(login).toMatch(/no session cookie/);

@@ -65,7 +65,11 @@ describe('OpenAPI document and HTTP defaults', () => {
     );
     expect(body.components.schemas.RegisterDto.required).toEqual(['email', 'password']);
     expect(body.components.schemas.AuthResponseDto.properties).toEqual(
-      expect.objectContaining({ success: expect.any(Object), message: expect.any(Object), user: expect.any(Object) }),
+      expect.objectContaining({
+        success: expect.any(Object),
+        message: expect.any(Object),
+        user: expect.any(Object),
+      }),
     );
     expect(body.components.securitySchemes).toEqual(
       expect.objectContaining({ cookie: expect.objectContaining({ in: 'cookie', name: 'solar.sid' }) }),

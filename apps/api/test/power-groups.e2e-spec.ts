@@ -23,9 +23,13 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
     await env.teardown();
   });
 
-  const createGroup = (body: object, cookie = owner) => http.post('/api/powergroups').set('Cookie', cookie).send(body);
+  const createGroup = (body: object, cookie = owner) =>
+    http.post('/api/powergroups').set('Cookie', cookie).send(body);
   const createSource = (body: object, cookie = owner) =>
-    http.post('/api/sunsources').set('Cookie', cookie).send({ connectionType: 'MQTT', ...body });
+    http
+      .post('/api/sunsources')
+      .set('Cookie', cookie)
+      .send({ connectionType: 'MQTT', ...body });
 
   it('needs a session on every route', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
@@ -37,7 +41,11 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
   });
 
   it('creates a group: 201, Location, and the group with sunSourceCount 0', async () => {
-    const response = await createGroup({ name: 'Roof array', description: 'South face', logoUrl: 'https://x.example/l.png' }).expect(201);
+    const response = await createGroup({
+      name: 'Roof array',
+      description: 'South face',
+      logoUrl: 'https://x.example/l.png',
+    }).expect(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Roof array',
@@ -48,9 +56,9 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
       updatedAt: expect.any(String),
     });
     expect(response.headers.location).toBe(`${env.config.publicBaseUrl}/api/powergroups/${response.body.id}`);
-    expect((await http.get(`/api/powergroups/${response.body.id}`).set('Cookie', owner).expect(200)).body).toEqual(
-      response.body,
-    );
+    expect(
+      (await http.get(`/api/powergroups/${response.body.id}`).set('Cookie', owner).expect(200)).body,
+    ).toEqual(response.body);
   });
 
   it.each([
@@ -79,7 +87,9 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
     expect((await createGroup({ name: 'n'.repeat(101) }).expect(400)).body.errors.name).toEqual([
       'name must be at most 100 characters long',
     ]);
-    expect((await createGroup({ name: 'g', logoUrl: 'l'.repeat(501) }).expect(400)).body.errors.logoUrl).toHaveLength(1);
+    expect(
+      (await createGroup({ name: 'g', logoUrl: 'l'.repeat(501) }).expect(400)).body.errors.logoUrl,
+    ).toHaveLength(1);
   });
 
   it('lists only the caller’s groups, oldest first, with their source counts', async () => {
@@ -92,7 +102,9 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
     await createGroup({ name: 'Not yours' }, stranger).expect(201);
 
     const list = await http.get('/api/powergroups').set('Cookie', user.cookie).expect(200);
-    expect(list.body.map((group: { name: string; sunSourceCount: number }) => [group.name, group.sunSourceCount])).toEqual([
+    expect(
+      list.body.map((group: { name: string; sunSourceCount: number }) => [group.name, group.sunSourceCount]),
+    ).toEqual([
       ['First', 2],
       ['Second', 0],
     ]);
@@ -100,8 +112,14 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
   });
 
   it('updates fields, clears the nullable ones, and refuses a null name', async () => {
-    const group = (await createGroup({ name: 'Before', description: 'old', logoUrl: 'https://x/l.png' }).expect(201)).body;
-    const renamed = await http.put(`/api/powergroups/${group.id}`).set('Cookie', owner).send({ name: 'After' }).expect(200);
+    const group = (
+      await createGroup({ name: 'Before', description: 'old', logoUrl: 'https://x/l.png' }).expect(201)
+    ).body;
+    const renamed = await http
+      .put(`/api/powergroups/${group.id}`)
+      .set('Cookie', owner)
+      .send({ name: 'After' })
+      .expect(200);
     expect(renamed.body).toEqual({ ...group, name: 'After', updatedAt: expect.any(String) });
     expect(Date.parse(renamed.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(group.updatedAt));
 
@@ -112,9 +130,17 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
       .expect(200);
     expect(cleared.body).toMatchObject({ name: 'After', description: null, logoUrl: null });
 
-    const nullName = await http.put(`/api/powergroups/${group.id}`).set('Cookie', owner).send({ name: null }).expect(400);
+    const nullName = await http
+      .put(`/api/powergroups/${group.id}`)
+      .set('Cookie', owner)
+      .send({ name: null })
+      .expect(400);
     expect(nullName.body.errors.name).toEqual(expect.arrayContaining([expect.any(String)]));
-    await http.put(`/api/powergroups/${group.id}`).set('Cookie', owner).send({ name: 'x'.repeat(101) }).expect(400);
+    await http
+      .put(`/api/powergroups/${group.id}`)
+      .set('Cookie', owner)
+      .send({ name: 'x'.repeat(101) })
+      .expect(400);
   });
 
   it('deletes a group (204) and leaves its sources ungrouped', async () => {
@@ -124,10 +150,17 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
 
     const deleted = await http.delete(`/api/powergroups/${group.id}`).set('Cookie', owner).expect(204);
     expect(deleted.text).toBe('');
-    expect((await http.get(`/api/powergroups/${group.id}`).set('Cookie', owner).expect(404)).body).toEqual(NOT_FOUND);
+    expect((await http.get(`/api/powergroups/${group.id}`).set('Cookie', owner).expect(404)).body).toEqual(
+      NOT_FOUND,
+    );
 
     const after = await http.get(`/api/sunsources/${source.id}`).set('Cookie', owner).expect(200);
-    expect(after.body).toMatchObject({ id: source.id, name: 'Survivor', powerGroupId: null, powerGroupName: null });
+    expect(after.body).toMatchObject({
+      id: source.id,
+      name: 'Survivor',
+      powerGroupId: null,
+      powerGroupName: null,
+    });
     await http.delete(`/api/powergroups/${group.id}`).set('Cookie', owner).expect(404);
   });
 
@@ -135,11 +168,19 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
     const a = (await createGroup({ name: 'A' }).expect(201)).body;
     const b = (await createGroup({ name: 'B' }).expect(201)).body;
     const source = (await createSource({ name: 'Mover', powerGroupId: a.id }).expect(201)).body;
-    const moved = await http.put(`/api/sunsources/${source.id}`).set('Cookie', owner).send({ powerGroupId: b.id }).expect(200);
+    const moved = await http
+      .put(`/api/sunsources/${source.id}`)
+      .set('Cookie', owner)
+      .send({ powerGroupId: b.id })
+      .expect(200);
     expect(moved.body).toMatchObject({ powerGroupId: b.id, powerGroupName: 'B' });
     const inGroup = await http.get(`/api/sunsources?powerGroupId=${b.id}`).set('Cookie', owner).expect(200);
     expect(inGroup.body.map((s: { id: string }) => s.id)).toEqual([source.id]);
-    const out = await http.put(`/api/sunsources/${source.id}`).set('Cookie', owner).send({ powerGroupId: null }).expect(200);
+    const out = await http
+      .put(`/api/sunsources/${source.id}`)
+      .set('Cookie', owner)
+      .send({ powerGroupId: null })
+      .expect(200);
     expect(out.body).toMatchObject({ powerGroupId: null, powerGroupName: null });
   });
 
@@ -148,19 +189,30 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
     const create = await createSource({ name: 'Sneaky', powerGroupId: foreign.id }).expect(400);
     expect(create.body).toEqual({ message: 'Power group not found' });
     const mine = (await createSource({ name: 'Mine' }).expect(201)).body;
-    await http.put(`/api/sunsources/${mine.id}`).set('Cookie', owner).send({ powerGroupId: foreign.id }).expect(400);
-    expect((await http.get(`/api/powergroups/${foreign.id}`).set('Cookie', stranger).expect(200)).body.sunSourceCount).toBe(0);
+    await http
+      .put(`/api/sunsources/${mine.id}`)
+      .set('Cookie', owner)
+      .send({ powerGroupId: foreign.id })
+      .expect(400);
+    expect(
+      (await http.get(`/api/powergroups/${foreign.id}`).set('Cookie', stranger).expect(200)).body
+        .sunSourceCount,
+    ).toBe(0);
   });
 
   it('answers 404 with the same body for another user’s group and for none at all', async () => {
     const theirs = (await createGroup({ name: 'Private' }, stranger).expect(201)).body;
     const missing = '7d444840-9dc0-11d1-b245-5ffdce74fad2';
     for (const id of [theirs.id, missing]) {
-      expect((await http.get(`/api/powergroups/${id}`).set('Cookie', owner).expect(404)).body).toEqual(NOT_FOUND);
-      expect((await http.put(`/api/powergroups/${id}`).set('Cookie', owner).send({ name: 'x' }).expect(404)).body).toEqual(
+      expect((await http.get(`/api/powergroups/${id}`).set('Cookie', owner).expect(404)).body).toEqual(
         NOT_FOUND,
       );
-      expect((await http.delete(`/api/powergroups/${id}`).set('Cookie', owner).expect(404)).body).toEqual(NOT_FOUND);
+      expect(
+        (await http.put(`/api/powergroups/${id}`).set('Cookie', owner).send({ name: 'x' }).expect(404)).body,
+      ).toEqual(NOT_FOUND);
+      expect((await http.delete(`/api/powergroups/${id}`).set('Cookie', owner).expect(404)).body).toEqual(
+        NOT_FOUND,
+      );
     }
     const still = await http.get(`/api/powergroups/${theirs.id}`).set('Cookie', stranger).expect(200);
     expect(still.body.name).toBe('Private');

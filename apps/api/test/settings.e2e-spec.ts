@@ -25,19 +25,29 @@ describe('settings (SPEC.md §4.8, §2.7)', () => {
   });
 
   it.each([0, 1, 2])('type %i reads "0" until written, then what was written', async (type) => {
-    expect((await http.get(`/api/settings/${type}`).set('Cookie', cookie).expect(200)).body).toEqual({ value: '0' });
-    expect((await http.post(`/api/settings/${type}`).set('Cookie', cookie).send({ value: '1' }).expect(200)).body).toEqual({
+    expect((await http.get(`/api/settings/${type}`).set('Cookie', cookie).expect(200)).body).toEqual({
+      value: '0',
+    });
+    expect(
+      (await http.post(`/api/settings/${type}`).set('Cookie', cookie).send({ value: '1' }).expect(200)).body,
+    ).toEqual({
       value: '1',
     });
-    expect((await http.get(`/api/settings/${type}`).set('Cookie', cookie).expect(200)).body).toEqual({ value: '1' });
+    expect((await http.get(`/api/settings/${type}`).set('Cookie', cookie).expect(200)).body).toEqual({
+      value: '1',
+    });
     await http.post(`/api/settings/${type}`).set('Cookie', cookie).send({ value: '0' }).expect(200);
-    expect((await http.get(`/api/settings/${type}`).set('Cookie', cookie).expect(200)).body).toEqual({ value: '0' });
+    expect((await http.get(`/api/settings/${type}`).set('Cookie', cookie).expect(200)).body).toEqual({
+      value: '0',
+    });
   });
 
   it('keeps each user’s settings apart', async () => {
     const other = await signUp(http, env.mail);
     await http.post('/api/settings/2').set('Cookie', other.cookie).send({ value: '1' }).expect(200);
-    expect((await http.get('/api/settings/2').set('Cookie', cookie).expect(200)).body).toEqual({ value: '0' });
+    expect((await http.get('/api/settings/2').set('Cookie', cookie).expect(200)).body).toEqual({
+      value: '0',
+    });
   });
 
   it.each(['3', '-1', 'abc', '1.5', '99999999999'])('refuses setting type %s', async (type) => {
@@ -52,8 +62,14 @@ describe('settings (SPEC.md §4.8, §2.7)', () => {
   });
 
   it('refuses a body without value, or with other properties', async () => {
-    expect((await http.post('/api/settings/1').set('Cookie', cookie).send({}).expect(400)).body.errors.value).toBeDefined();
-    const extra = await http.post('/api/settings/1').set('Cookie', cookie).send({ value: '1', type: 2 }).expect(400);
+    expect(
+      (await http.post('/api/settings/1').set('Cookie', cookie).send({}).expect(400)).body.errors.value,
+    ).toBeDefined();
+    const extra = await http
+      .post('/api/settings/1')
+      .set('Cookie', cookie)
+      .send({ value: '1', type: 2 })
+      .expect(400);
     expect(extra.body.errors.type).toEqual(['property type should not exist']);
   });
 });

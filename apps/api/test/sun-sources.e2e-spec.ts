@@ -81,9 +81,10 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
   }
 
   async function sourceCount(userId: string): Promise<number> {
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM sun_sources WHERE user_id = $1', [
-      userId,
-    ]);
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM sun_sources WHERE user_id = $1',
+      [userId],
+    );
     return rows[0].n;
   }
 
@@ -185,10 +186,17 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
     });
 
     it('issues different credentials to every source', async () => {
-      const [a, b, c, d] = await Promise.all([created(MQTT), created(MQTT), created(WEBHOOK), created(WEBHOOK)]);
+      const [a, b, c, d] = await Promise.all([
+        created(MQTT),
+        created(MQTT),
+        created(WEBHOOK),
+        created(WEBHOOK),
+      ]);
       expect(a.id).not.toBe(b.id);
       expect((a.connectionDetails as Body).mqttApiKey).not.toBe((b.connectionDetails as Body).mqttApiKey);
-      expect((c.connectionDetails as Body).webhookSecret).not.toBe((d.connectionDetails as Body).webhookSecret);
+      expect((c.connectionDetails as Body).webhookSecret).not.toBe(
+        (d.connectionDetails as Body).webhookSecret,
+      );
     });
 
     it.each([
@@ -324,7 +332,11 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
         ['systemCost -0.01', { systemCost: -0.01 }, 'systemCost'],
         ['systemCost with 3 decimals', { systemCost: 1.234 }, 'systemCost'],
         ['maintenanceCostPerYear -1', { maintenanceCostPerYear: -1 }, 'maintenanceCostPerYear'],
-        ['maintenanceCostPerYear with 3 decimals', { maintenanceCostPerYear: 0.001 }, 'maintenanceCostPerYear'],
+        [
+          'maintenanceCostPerYear with 3 decimals',
+          { maintenanceCostPerYear: 0.001 },
+          'maintenanceCostPerYear',
+        ],
         ['installationDate yesterday', { installationDate: 'yesterday' }, 'installationDate'],
         ['installationDate 2024-13-01', { installationDate: '2024-13-01' }, 'installationDate'],
         ['installationDate a number', { installationDate: 1714557600000 }, 'installationDate'],
@@ -346,8 +358,18 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       it.each([
         ['name of 200 characters', { name: 'n'.repeat(200) }, 'name', 'n'.repeat(200)],
         ['name of 1 character', { name: 'n' }, 'name', 'n'],
-        ['description of 2000 characters', { description: 'd'.repeat(2000) }, 'description', 'd'.repeat(2000)],
-        ['http iconUrl', { iconUrl: 'http://localhost:3000/i.png' }, 'iconUrl', 'http://localhost:3000/i.png'],
+        [
+          'description of 2000 characters',
+          { description: 'd'.repeat(2000) },
+          'description',
+          'd'.repeat(2000),
+        ],
+        [
+          'http iconUrl',
+          { iconUrl: 'http://localhost:3000/i.png' },
+          'iconUrl',
+          'http://localhost:3000/i.png',
+        ],
         [
           'iconUrl of 500 characters',
           { iconUrl: `https://example.com/${'a'.repeat(480)}` },
@@ -361,7 +383,12 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
         ['systemCost 12000.5', { systemCost: 12000.5 }, 'systemCost', 12000.5],
         ['systemCost 0.01', { systemCost: 0.01 }, 'systemCost', 0.01],
         ['maintenanceCostPerYear 99.99', { maintenanceCostPerYear: 99.99 }, 'maintenanceCostPerYear', 99.99],
-        ['installationDate as a date', { installationDate: '2024-05-01' }, 'installationDate', '2024-05-01T00:00:00.000Z'],
+        [
+          'installationDate as a date',
+          { installationDate: '2024-05-01' },
+          'installationDate',
+          '2024-05-01T00:00:00.000Z',
+        ],
         [
           'installationDate as a date-time',
           { installationDate: '2024-05-01T10:00:00Z' },
@@ -399,7 +426,10 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
         const powerGroupId = await createGroup('East wing');
         const body = await created({ ...MQTT, powerGroupId });
         expect(body).toMatchObject({ powerGroupId, powerGroupName: 'East wing' });
-        expect((await get(body.id).expect(200)).body).toMatchObject({ powerGroupId, powerGroupName: 'East wing' });
+        expect((await get(body.id).expect(200)).body).toMatchObject({
+          powerGroupId,
+          powerGroupName: 'East wing',
+        });
       });
 
       it('accepts null as no group', async () => {
@@ -460,13 +490,16 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       ['name', 200, heart.repeat(200)],
       ['description', 1001, heart.repeat(1001)],
       ['iconUrl', 261, `https://example.com/${heart.repeat(241)}`],
-    ])('stores a %s counted as %i characters with emoji selectors intact or rejects it', async (field, _count, value) => {
-      const before = await sourceCount(owner.id);
-      const response = await create({ ...MQTT, [field]: value });
-      await storedOrRejected(response, field, before, async (id) => {
-        expect((await get(id).expect(200)).body[field]).toBe(value);
-      });
-    });
+    ])(
+      'stores a %s counted as %i characters with emoji selectors intact or rejects it',
+      async (field, _count, value) => {
+        const before = await sourceCount(owner.id);
+        const response = await create({ ...MQTT, [field]: value });
+        await storedOrRejected(response, field, before, async (id) => {
+          expect((await get(id).expect(200)).body[field]).toBe(value);
+        });
+      },
+    );
 
     it.each([[1_000_000], [999_999.9999999], [0.0000001]])(
       'stores initialKwhPrice %p as one positive price or rejects it',
@@ -527,8 +560,13 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       groupId = await createGroup('Lister group', lister.cookie);
       ids = [];
       ids.push((await created({ name: 'first', connectionType: 'MQTT' }, lister.cookie)).id);
-      ids.push((await created({ name: 'second', connectionType: 'Webhook', powerGroupId: groupId }, lister.cookie)).id);
-      ids.push((await created({ name: 'third', connectionType: 'MQTT', powerGroupId: groupId }, lister.cookie)).id);
+      ids.push(
+        (await created({ name: 'second', connectionType: 'Webhook', powerGroupId: groupId }, lister.cookie))
+          .id,
+      );
+      ids.push(
+        (await created({ name: 'third', connectionType: 'MQTT', powerGroupId: groupId }, lister.cookie)).id,
+      );
     });
 
     it('lists only the caller’s sources, oldest first, without connection details', async () => {
@@ -570,13 +608,16 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       await http.get(`/api/sunsources?powerGroupId=${groupId}`).set('Cookie', owner.cookie).expect(200, []);
     });
 
-    it.each(['not-a-uuid', '123', `${randomUUID()}x`])('rejects the filter %p with 400', async (powerGroupId) => {
-      const response = await http
-        .get(`/api/sunsources?powerGroupId=${encodeURIComponent(powerGroupId)}`)
-        .set('Cookie', lister.cookie)
-        .expect(400);
-      expect(response.body.errors.powerGroupId).toEqual(expect.arrayContaining([expect.any(String)]));
-    });
+    it.each(['not-a-uuid', '123', `${randomUUID()}x`])(
+      'rejects the filter %p with 400',
+      async (powerGroupId) => {
+        const response = await http
+          .get(`/api/sunsources?powerGroupId=${encodeURIComponent(powerGroupId)}`)
+          .set('Cookie', lister.cookie)
+          .expect(400);
+        expect(response.body.errors.powerGroupId).toEqual(expect.arrayContaining([expect.any(String)]));
+      },
+    );
   });
 
   describe('GET /api/sunsources/{id}', () => {
@@ -588,10 +629,13 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       webhook = await created(WEBHOOK);
     });
 
-    it.each([[''], ['?includeConnectionDetails=false']])('leaves connection details out with %p', async (query) => {
-      const response = await get(mqtt.id, query).expect(200);
-      expect(response.body).toEqual({ ...mqtt, connectionDetails: null });
-    });
+    it.each([[''], ['?includeConnectionDetails=false']])(
+      'leaves connection details out with %p',
+      async (query) => {
+        const response = await get(mqtt.id, query).expect(200);
+        expect(response.body).toEqual({ ...mqtt, connectionDetails: null });
+      },
+    );
 
     it('includes the credentials issued at creation with includeConnectionDetails=true', async () => {
       expect((await get(mqtt.id, '?includeConnectionDetails=true').expect(200)).body).toEqual(mqtt);
@@ -600,7 +644,9 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
 
     it.each(['yes', '1', 'TRUE', ''])('rejects includeConnectionDetails=%p', async (value) => {
       const response = await get(mqtt.id, `?includeConnectionDetails=${value}`).expect(400);
-      expect(response.body.errors.includeConnectionDetails).toEqual(expect.arrayContaining([expect.any(String)]));
+      expect(response.body.errors.includeConnectionDetails).toEqual(
+        expect.arrayContaining([expect.any(String)]),
+      );
     });
 
     it.each(['not-a-uuid', '12345'])('answers 400 { message } for the id %p', async (id) => {
@@ -667,7 +713,11 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       expect(response.body).toEqual({ ...expected, connectionDetails: null });
       expect(Date.parse(response.body.updatedAt)).toBeGreaterThan(Date.parse(source.updatedAt as string));
       const read = await get(source.id, '?includeConnectionDetails=true').expect(200);
-      expect(read.body).toEqual({ ...expected, updatedAt: response.body.updatedAt, connectionDetails: source.connectionDetails });
+      expect(read.body).toEqual({
+        ...expected,
+        updatedAt: response.body.updatedAt,
+        connectionDetails: source.connectionDetails,
+      });
     });
 
     it('sets every nullable field to null', async () => {
@@ -696,7 +746,12 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
         installationDate: null,
       };
       const response = await put(source.id, nulls).expect(200);
-      expect(response.body).toMatchObject({ ...nulls, powerGroupName: null, name: source.name, currency: 'EUR' });
+      expect(response.body).toMatchObject({
+        ...nulls,
+        powerGroupName: null,
+        name: source.name,
+        currency: 'EUR',
+      });
       expect((await get(source.id).expect(200)).body).toMatchObject({ ...nulls, powerGroupName: null });
     });
 
@@ -713,7 +768,12 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       await sleep(20);
       const response = await put(source.id, { name: 'Renamed' }).expect(200);
       const { name: _name, updatedAt: _updatedAt, ...rest } = source;
-      expect(response.body).toEqual({ ...rest, name: 'Renamed', updatedAt: expect.stringMatching(ISO), connectionDetails: null });
+      expect(response.body).toEqual({
+        ...rest,
+        name: 'Renamed',
+        updatedAt: expect.stringMatching(ISO),
+        connectionDetails: null,
+      });
       expect(Date.parse(response.body.updatedAt)).toBeGreaterThan(Date.parse(source.updatedAt as string));
     });
 
@@ -728,13 +788,16 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       [-90.0001, -181, null, null],
       [45, 180.1, 45, null],
       [-90, 180, -90, 180],
-    ])('stores an updated latitude %p / longitude %p as %p / %p', async (latitude, longitude, storedLat, storedLon) => {
-      const source = await created({ ...MQTT, latitude: 12, longitude: 34 });
-      const response = await put(source.id, { latitude, longitude }).expect(200);
-      expect([response.body.latitude, response.body.longitude]).toEqual([storedLat, storedLon]);
-      const read = await get(source.id).expect(200);
-      expect([read.body.latitude, read.body.longitude]).toEqual([storedLat, storedLon]);
-    });
+    ])(
+      'stores an updated latitude %p / longitude %p as %p / %p',
+      async (latitude, longitude, storedLat, storedLon) => {
+        const source = await created({ ...MQTT, latitude: 12, longitude: 34 });
+        const response = await put(source.id, { latitude, longitude }).expect(200);
+        expect([response.body.latitude, response.body.longitude]).toEqual([storedLat, storedLon]);
+        const read = await get(source.id).expect(200);
+        expect([read.body.latitude, read.body.longitude]).toEqual([storedLat, storedLon]);
+      },
+    );
 
     it.each([
       ['name null', { name: null }, 'name'],
@@ -799,7 +862,9 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
 
     it('answers 404 for an unknown id and 400 for an invalid one', async () => {
       expect((await put(randomUUID(), { name: 'x' }).expect(404)).body).toEqual(NOT_FOUND);
-      expect((await put('not-a-uuid', { name: 'x' }).expect(400)).body).toEqual({ message: expect.any(String) });
+      expect((await put('not-a-uuid', { name: 'x' }).expect(400)).body).toEqual({
+        message: expect.any(String),
+      });
     });
   });
 
@@ -807,7 +872,10 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
     it('deletes the source and its prices: 204, then 404', async () => {
       const source = await created({ ...MQTT, initialKwhPrice: 0.3 });
       expect(await prices(source.id)).toHaveLength(1);
-      const response = await http.delete(`/api/sunsources/${source.id}`).set('Cookie', owner.cookie).expect(204);
+      const response = await http
+        .delete(`/api/sunsources/${source.id}`)
+        .set('Cookie', owner.cookie)
+        .expect(204);
       expect(response.text).toBe('');
       expect((await get(source.id).expect(404)).body).toEqual(NOT_FOUND);
       const again = await http.delete(`/api/sunsources/${source.id}`).set('Cookie', owner.cookie).expect(404);
@@ -818,7 +886,10 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
     });
 
     it('answers 400 for an invalid id', async () => {
-      const response = await http.delete('/api/sunsources/not-a-uuid').set('Cookie', owner.cookie).expect(400);
+      const response = await http
+        .delete('/api/sunsources/not-a-uuid')
+        .set('Cookie', owner.cookie)
+        .expect(400);
       expect(response.body).toEqual({ message: expect.any(String) });
     });
   });
@@ -833,42 +904,62 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
     });
 
     it('GET webhook-url answers the URL of a Webhook source', async () => {
-      const response = await http.get(`/api/sunsources/${webhook.id}/webhook-url`).set('Cookie', owner.cookie).expect(200);
-      expect(response.body).toEqual({ webhookUrl: `${env.config.publicBaseUrl}/api/webhook/sunsource/${webhook.id}` });
+      const response = await http
+        .get(`/api/sunsources/${webhook.id}/webhook-url`)
+        .set('Cookie', owner.cookie)
+        .expect(200);
+      expect(response.body).toEqual({
+        webhookUrl: `${env.config.publicBaseUrl}/api/webhook/sunsource/${webhook.id}`,
+      });
       expect(response.body.webhookUrl).toBe((webhook.connectionDetails as Body).webhookUrl);
     });
 
     it('GET webhook-url refuses an MQTT source', async () => {
-      const response = await http.get(`/api/sunsources/${mqtt.id}/webhook-url`).set('Cookie', owner.cookie).expect(400);
+      const response = await http
+        .get(`/api/sunsources/${mqtt.id}/webhook-url`)
+        .set('Cookie', owner.cookie)
+        .expect(400);
       expect(response.body).toEqual(NOT_WEBHOOK);
     });
 
     it('rotate-secret issues a new webhook secret that replaces the old', async () => {
-      const before = (await get(webhook.id, '?includeConnectionDetails=true').expect(200)).body.connectionDetails;
-      const response = await http.post(`/api/sunsources/${webhook.id}/rotate-secret`).set('Cookie', owner.cookie).expect(200);
+      const before = (await get(webhook.id, '?includeConnectionDetails=true').expect(200)).body
+        .connectionDetails;
+      const response = await http
+        .post(`/api/sunsources/${webhook.id}/rotate-secret`)
+        .set('Cookie', owner.cookie)
+        .expect(200);
       expect(response.body).toEqual({ webhookSecret: expect.stringMatching(WEBHOOK_SECRET) });
       expect(response.body.webhookSecret).not.toBe(before.webhookSecret);
-      const after = (await get(webhook.id, '?includeConnectionDetails=true').expect(200)).body.connectionDetails;
+      const after = (await get(webhook.id, '?includeConnectionDetails=true').expect(200)).body
+        .connectionDetails;
       expect(after).toEqual({ ...before, webhookSecret: response.body.webhookSecret });
     });
 
     it('rotate-secret replaces a secret the owner supplied', async () => {
       const source = await created({ ...WEBHOOK, webhookSecret: 'a-supplied-secret-value' });
-      const response = await http.post(`/api/sunsources/${source.id}/rotate-secret`).set('Cookie', owner.cookie).expect(200);
+      const response = await http
+        .post(`/api/sunsources/${source.id}/rotate-secret`)
+        .set('Cookie', owner.cookie)
+        .expect(200);
       expect(response.body.webhookSecret).toMatch(WEBHOOK_SECRET);
       const after = await get(source.id, '?includeConnectionDetails=true').expect(200);
       expect(after.body.connectionDetails.webhookSecret).toBe(response.body.webhookSecret);
     });
 
     it('rotate-secret refuses an MQTT source and leaves its key', async () => {
-      const response = await http.post(`/api/sunsources/${mqtt.id}/rotate-secret`).set('Cookie', owner.cookie).expect(400);
+      const response = await http
+        .post(`/api/sunsources/${mqtt.id}/rotate-secret`)
+        .set('Cookie', owner.cookie)
+        .expect(400);
       expect(response.body).toEqual(NOT_WEBHOOK);
       const read = await get(mqtt.id, '?includeConnectionDetails=true').expect(200);
       expect(read.body.connectionDetails.webhookSecret).toBeNull();
     });
 
     it('regenerate-mqtt-key issues a new key that replaces the old', async () => {
-      const before = (await get(mqtt.id, '?includeConnectionDetails=true').expect(200)).body.connectionDetails;
+      const before = (await get(mqtt.id, '?includeConnectionDetails=true').expect(200)).body
+        .connectionDetails;
       const response = await http
         .post(`/api/sunsources/${mqtt.id}/regenerate-mqtt-key`)
         .set('Cookie', owner.cookie)
@@ -895,10 +986,10 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       ['POST', 'regenerate-mqtt-key'],
     ])('%s %s answers 404 for an unknown id and 400 for an invalid one', async (method, action) => {
       const call = (id: string) =>
-        (method === 'GET' ? http.get(`/api/sunsources/${id}/${action}`) : http.post(`/api/sunsources/${id}/${action}`)).set(
-          'Cookie',
-          owner.cookie,
-        );
+        (method === 'GET'
+          ? http.get(`/api/sunsources/${id}/${action}`)
+          : http.post(`/api/sunsources/${id}/${action}`)
+        ).set('Cookie', owner.cookie);
       expect((await call(randomUUID()).expect(404)).body).toEqual(NOT_FOUND);
       expect((await call('not-a-uuid').expect(400)).body).toEqual({ message: expect.any(String) });
     });
@@ -913,7 +1004,12 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
       (webhook.connectionDetails as Body).webhookSecret as string,
       (generated.connectionDetails as Body).webhookSecret as string,
     ];
-    const { rows } = await db.query<{ id: string; text: string; mqtt: string | null; webhook: string | null }>(
+    const { rows } = await db.query<{
+      id: string;
+      text: string;
+      mqtt: string | null;
+      webhook: string | null;
+    }>(
       `SELECT id, row_to_json(s)::text AS text, mqtt_api_key_encrypted AS mqtt, webhook_secret_encrypted AS webhook
          FROM sun_sources s WHERE id = ANY($1::uuid[])`,
       [[mqtt.id, webhook.id, generated.id]],
@@ -929,7 +1025,10 @@ describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
     expect(byId.get(webhook.id)).toMatchObject({ mqtt: null, webhook: expect.stringMatching(/^v1\./) });
     expect(byId.get(generated.id)).toMatchObject({ mqtt: null, webhook: expect.stringMatching(/^v1\./) });
 
-    const rotated = await http.post(`/api/sunsources/${webhook.id}/rotate-secret`).set('Cookie', owner.cookie).expect(200);
+    const rotated = await http
+      .post(`/api/sunsources/${webhook.id}/rotate-secret`)
+      .set('Cookie', owner.cookie)
+      .expect(200);
     const regenerated = await http
       .post(`/api/sunsources/${mqtt.id}/regenerate-mqtt-key`)
       .set('Cookie', owner.cookie)

@@ -19,8 +19,10 @@ export const Omni = () => Roles(...ALL_ROLES);
 export const AdminPlus = () => Roles(...ADMIN_ROLES);
 
 /** The authenticated caller; a route without the session guard in front of it is a bug. */
-export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedUser => {
-  const user = context.switchToHttp().getRequest<Request>().authenticatedUser;
-  if (!user) throw new Error('CurrentUser used on a route that no session guard protects');
-  return user;
-});
+export const CurrentUser = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AuthenticatedUser => {
+    const user = context.switchToHttp().getRequest<Request>().authenticatedUser;
+    if (!user) throw new Error('CurrentUser used on a route that no session guard protects');
+    return user;
+  },
+);

@@ -76,7 +76,11 @@ describe('loadConfig', () => {
 
   it('prefers configured secrets and accepts a base64 SECRETS_KEY', () => {
     const key = Buffer.alloc(32, 7);
-    const config = loadConfig({ ...explicitSecrets, SECRETS_KEY: key.toString('base64'), DATA_DIR: dataDir() });
+    const config = loadConfig({
+      ...explicitSecrets,
+      SECRETS_KEY: key.toString('base64'),
+      DATA_DIR: dataDir(),
+    });
     expect(config.secretsKey.equals(key)).toBe(true);
     expect(config.internalApiKey).toBe(explicitSecrets.INTERNAL_API_KEY);
   });
@@ -96,8 +100,15 @@ describe('loadConfig', () => {
   });
 
   it('needs ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
-    expect(() => loadConfig({ ...explicitSecrets, DATA_DIR: dataDir(), ADMIN_EMAIL: 'a@b.c' })).toThrow(ConfigError);
-    const config = loadConfig({ ...explicitSecrets, DATA_DIR: dataDir(), ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'Pw-123456' });
+    expect(() => loadConfig({ ...explicitSecrets, DATA_DIR: dataDir(), ADMIN_EMAIL: 'a@b.c' })).toThrow(
+      ConfigError,
+    );
+    const config = loadConfig({
+      ...explicitSecrets,
+      DATA_DIR: dataDir(),
+      ADMIN_EMAIL: 'a@b.c',
+      ADMIN_PASSWORD: 'Pw-123456',
+    });
     expect(config.admin).toEqual({ email: 'a@b.c', password: 'Pw-123456' });
   });
 

@@ -61,7 +61,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const secretsKey = parseKey(secret('SECRETS_KEY'));
   if (!secretsKey) problems.push('SECRETS_KEY must be 32 bytes, hex (64 characters) or base64');
   if (secret('SESSION_SECRET').length < 32) problems.push('SESSION_SECRET must be at least 32 characters');
-  if (secret('INTERNAL_API_KEY').length < 32) problems.push('INTERNAL_API_KEY must be at least 32 characters');
+  if (secret('INTERNAL_API_KEY').length < 32)
+    problems.push('INTERNAL_API_KEY must be at least 32 characters');
 
   const adminEmail = optional('ADMIN_EMAIL');
   const adminPassword = optional('ADMIN_PASSWORD');
@@ -71,7 +72,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ingestorPort: int('INGESTOR_PORT', 3001, 0, 65535),
     schedulerPort: int('SCHEDULER_PORT', 3002, 0, 65535),
     publicBaseUrl,
-    databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/solar', ['postgres:', 'postgresql:']),
+    databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/solar', [
+      'postgres:',
+      'postgresql:',
+    ]),
     dbMigrate: bool('DB_MIGRATE', true),
     redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisKeyPrefix: read('REDIS_KEY_PREFIX', 'solar:'),

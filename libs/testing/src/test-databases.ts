@@ -58,7 +58,11 @@ export async function listTestDatabases(filter: { runId?: string; olderThanMs?: 
  * A fresh, migrated database for one test file, cloned from the run's template in a few
  * hundred milliseconds. `drop` removes it.
  */
-export async function createTestDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  url: string;
+  name: string;
+  drop: () => Promise<void>;
+}> {
   const runId = process.env.SOLAR_TEST_RUN_ID;
   if (!runId) throw new Error('SOLAR_TEST_RUN_ID is unset: run the tests through jest (global setup)');
   const name = `${PREFIX}${runId}_${randomBytes(4).toString('hex')}`;

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Put, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCookieAuth,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AdminPlus, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { UsersAdminService } from '@solar/domain';
 import { AdminUserDto, SystemStatsDto, UserPageDto } from './dto/admin-user.dto';
@@ -33,7 +39,10 @@ export class AdminController {
   @Delete('users/:id')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted, with everything the user owned' })
-  async deleteUser(@CurrentUser() actor: AuthenticatedUser, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+  async deleteUser(
+    @CurrentUser() actor: AuthenticatedUser,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     await this.admin.delete(actor, id);
   }
 

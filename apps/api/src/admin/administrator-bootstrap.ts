@@ -11,6 +11,7 @@ export class AdministratorBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.admin) await this.admin.ensureAdministrator(this.config.admin.email, this.config.admin.password);
+    if (this.config.admin)
+      await this.admin.ensureAdministrator(this.config.admin.email, this.config.admin.password);
   }
 }

@@ -63,7 +63,10 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @ApiCookieAuth()
-  async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<AuthResponseDto> {
+  async logout(
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AuthResponseDto> {
     await this.sessions.end(request, response);
     return authResponse('Logged out');
   }

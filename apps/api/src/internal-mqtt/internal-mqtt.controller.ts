@@ -19,13 +19,19 @@ export class InternalMqttController {
   @ApiOkResponse({ type: BrokerVerdictDto })
   async auth(@Body() body: BrokerAuthRequestDto): Promise<BrokerVerdictDto> {
     const verdict = await this.devices.authenticate(body.clientId, body.username, body.password);
-    return verdict === 'deny' ? { result: 'deny' } : { result: 'allow', is_superuser: verdict === 'superuser' };
+    return verdict === 'deny'
+      ? { result: 'deny' }
+      : { result: 'allow', is_superuser: verdict === 'superuser' };
   }
 
   @Post('acl')
   @HttpCode(200)
   @ApiOkResponse({ type: BrokerVerdictDto })
   acl(@Body() body: BrokerAclRequestDto): BrokerVerdictDto {
-    return { result: this.devices.authorize(body.clientId, body.username, body.topic, body.action) ? 'allow' : 'deny' };
+    return {
+      result: this.devices.authorize(body.clientId, body.username, body.topic, body.action)
+        ? 'allow'
+        : 'deny',
+    };
   }
 }

@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiCookieAuth,
@@ -29,7 +42,10 @@ export class SunSourcesController {
 
   @Get()
   @ApiOkResponse({ type: SunSourceDto, isArray: true })
-  list(@CurrentUser() user: AuthenticatedUser, @Query() query: ListSunSourcesQueryDto): Promise<SunSourceDto[]> {
+  list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query() query: ListSunSourcesQueryDto,
+  ): Promise<SunSourceDto[]> {
     return this.sunSources.list(user.id, query.powerGroupId);
   }
 
@@ -44,7 +60,10 @@ export class SunSourcesController {
   }
 
   @Post()
-  @ApiCreatedResponse({ type: SunSourceDto, description: 'With its connection details and a Location header' })
+  @ApiCreatedResponse({
+    type: SunSourceDto,
+    description: 'With its connection details and a Location header',
+  })
   @ApiBadRequestResponse({ description: 'Validation errors, or a powerGroupId that is not yours' })
   async create(
     @CurrentUser() user: AuthenticatedUser,
@@ -69,13 +88,19 @@ export class SunSourcesController {
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted with its prices, telemetry, forecasts and weather' })
-  async delete(@CurrentUser() user: AuthenticatedUser, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+  async delete(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     await this.sunSources.delete(user.id, id);
   }
 
   @Get(':id/webhook-url')
   @ApiOkResponse({ type: WebhookUrlDto })
-  async webhookUrl(@CurrentUser() user: AuthenticatedUser, @Param('id', ParseUUIDPipe) id: string): Promise<WebhookUrlDto> {
+  async webhookUrl(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<WebhookUrlDto> {
     return { webhookUrl: await this.sunSources.webhookUrl(user.id, id) };
   }
 

@@ -13,6 +13,7 @@ export const WEBHOOK_BODY_LIMIT = 64 * 1024;
 export function webhookBodyHandlers(): Array<RequestHandler | ErrorRequestHandler> {
   const logger = new Logger('WebhookBody');
   const raw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
-  const errors: ErrorRequestHandler = (error, request, response, _next) => sendError(error, request, response, logger);
+  const errors: ErrorRequestHandler = (error, request, response, _next) =>
+    sendError(error, request, response, logger);
   return [raw, errors];
 }

@@ -19,7 +19,8 @@ import { WebhookIngestion } from '@solar/telemetry';
 
 export class WebhookAcceptedDto {
   @ApiProperty({ example: 'Data accepted' }) message!: string;
-  @ApiProperty({ description: 'false when throttled (one stored message per source per 10 s)' }) stored!: boolean;
+  @ApiProperty({ description: 'false when throttled (one stored message per source per 10 s)' })
+  stored!: boolean;
   @ApiPropertyOptional({ enum: ['throttled'] }) reason?: 'throttled';
 }
 
@@ -36,10 +37,18 @@ export class WebhookController {
   @Public()
   @Post('sunsource/:sunSourceId')
   @HttpCode(200)
-  @ApiBody({ description: 'Telemetry JSON (SPEC.md §1 field names or aliases) with the secret as `key`, at most 64 KB' })
-  @ApiHeader({ name: 'X-Webhook-Secret', required: false, description: 'Hex HMAC-SHA256 of the raw body, in place of `key`' })
+  @ApiBody({
+    description: 'Telemetry JSON (SPEC.md §1 field names or aliases) with the secret as `key`, at most 64 KB',
+  })
+  @ApiHeader({
+    name: 'X-Webhook-Secret',
+    required: false,
+    description: 'Hex HMAC-SHA256 of the raw body, in place of `key`',
+  })
   @ApiOkResponse({ type: WebhookAcceptedDto })
-  @ApiBadRequestResponse({ description: 'Malformed JSON, missing or wrong secret, no valid telemetry, bad timestamp' })
+  @ApiBadRequestResponse({
+    description: 'Malformed JSON, missing or wrong secret, no valid telemetry, bad timestamp',
+  })
   @ApiNotFoundResponse({ description: 'No such source, not a Webhook source, or inactive' })
   @ApiConflictResponse({ description: 'Duplicate message' })
   @ApiPayloadTooLargeResponse({ description: 'Over 64 KB' })

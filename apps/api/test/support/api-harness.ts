@@ -8,7 +8,10 @@ import { createApiApp } from '../../src/create-api-app';
 export type Http = ReturnType<typeof request>;
 
 /** The real api app, initialised in this process (supertest drives its HTTP server). */
-export async function startApi(config: AppConfig, clock?: Clock): Promise<{ app: INestApplication; http: Http }> {
+export async function startApi(
+  config: AppConfig,
+  clock?: Clock,
+): Promise<{ app: INestApplication; http: Http }> {
   const app = await createApiApp(config, { clock });
   return { app, http: request(app.getHttpServer()) };
 }

@@ -62,7 +62,9 @@ export class CreateSourcesGroupsPricesSettings1764100000000 implements Migration
         effective_from timestamptz NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await queryRunner.query(`CREATE INDEX kwh_prices_source_effective_idx ON kwh_prices (sun_source_id, effective_from)`);
+    await queryRunner.query(
+      `CREATE INDEX kwh_prices_source_effective_idx ON kwh_prices (sun_source_id, effective_from)`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE user_settings (
@@ -73,7 +75,9 @@ export class CreateSourcesGroupsPricesSettings1764100000000 implements Migration
         PRIMARY KEY (user_id, setting_type)
       )`);
     // The scheduler asks "who turned this setting on?" every six hours.
-    await queryRunner.query(`CREATE INDEX user_settings_enabled_idx ON user_settings (setting_type) WHERE value = '1'`);
+    await queryRunner.query(
+      `CREATE INDEX user_settings_enabled_idx ON user_settings (setting_type) WHERE value = '1'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

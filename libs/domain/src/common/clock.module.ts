@@ -7,6 +7,11 @@ import { Clock } from './clock';
 export class ClockModule {
   /** The same module with a given clock (tests move time with it). */
   static with(clock: Clock): DynamicModule {
-    return { module: ClockModule, global: true, providers: [{ provide: Clock, useValue: clock }], exports: [Clock] };
+    return {
+      module: ClockModule,
+      global: true,
+      providers: [{ provide: Clock, useValue: clock }],
+      exports: [Clock],
+    };
   }
 }

@@ -25,11 +25,13 @@ export class DeviceAuthService {
 
   async authenticate(clientId: string, username: string, password: string): Promise<DeviceAuthentication> {
     const ingestor = ingestorCredentials(this.config);
-    if (username === ingestor.username) return secretsEqual(password, ingestor.password) ? 'superuser' : 'deny';
+    if (username === ingestor.username)
+      return secretsEqual(password, ingestor.password) ? 'superuser' : 'deny';
 
     const identity = deviceIdentity(username);
     const source = identity ? await this.sources.findById(identity.sunSourceId) : null;
-    const key = source?.connectionType === 'MQTT' && source.isActive ? this.credentials.mqttApiKeyOf(source) : null;
+    const key =
+      source?.connectionType === 'MQTT' && source.isActive ? this.credentials.mqttApiKeyOf(source) : null;
     const keyMatches = secretsEqual(password, key ?? DECOY_KEY);
     return identity && key && keyMatches && clientId === identity.clientId ? 'device' : 'deny';
   }

@@ -5,7 +5,8 @@ import { REDIS } from '@solar/redis';
 import { deviceIdentity } from './device-identity';
 
 /** Channel on which the embedded broker hears which sources' devices to drop. */
-export const disconnectChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) => `${config.redisKeyPrefix}mqtt:disconnect`;
+export const disconnectChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) =>
+  `${config.redisKeyPrefix}mqtt:disconnect`;
 
 const EMQX_TIMEOUT_MS = 5000;
 
@@ -40,14 +41,18 @@ export class DeviceDisconnector {
   private async kickFromEmqx(sunSourceId: string): Promise<void> {
     const { apiUrl, apiKey, apiSecret } = this.config.emqx;
     if (!apiUrl) return;
-    const headers = { authorization: `Basic ${Buffer.from(`${apiKey ?? ''}:${apiSecret ?? ''}`).toString('base64')}` };
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${apiKey ?? ''}:${apiSecret ?? ''}`).toString('base64')}`,
+    };
     const call = (path: string, method = 'GET') =>
       fetch(`${apiUrl}${path}`, { method, headers, signal: AbortSignal.timeout(EMQX_TIMEOUT_MS) });
     try {
       for (const username of [`src-${sunSourceId}`, sunSourceId]) {
         const response = await call(`/clients?username=${encodeURIComponent(username)}&limit=100`);
         if (!response.ok) throw new Error(`EMQX answered ${response.status} listing clients`);
-        const { data } = (await response.json()) as { data?: Array<{ clientid?: string; username?: string }> };
+        const { data } = (await response.json()) as {
+          data?: Array<{ clientid?: string; username?: string }>;
+        };
         for (const client of data ?? []) {
           if (client.clientid && deviceIdentity(client.username ?? '')?.sunSourceId === sunSourceId) {
             await call(`/clients/${encodeURIComponent(client.clientid)}`, 'DELETE');

@@ -18,14 +18,16 @@ export class PowerGroupRepository {
   constructor(@InjectRepository(PowerGroupEntity) private readonly groups: Repository<PowerGroupEntity>) {}
 
   listOwned(ownerId: string): Promise<PowerGroupRow[]> {
-    return this.groups.query(`${SELECT_WITH_COUNT} WHERE g.user_id = $1 ORDER BY g.created_at, g.id`, [ownerId]);
+    return this.groups.query(`${SELECT_WITH_COUNT} WHERE g.user_id = $1 ORDER BY g.created_at, g.id`, [
+      ownerId,
+    ]);
   }
 
   async findOwned(ownerId: string, id: string): Promise<PowerGroupRow | null> {
-    const rows: PowerGroupRow[] = await this.groups.query(`${SELECT_WITH_COUNT} WHERE g.user_id = $1 AND g.id = $2`, [
-      ownerId,
-      id,
-    ]);
+    const rows: PowerGroupRow[] = await this.groups.query(
+      `${SELECT_WITH_COUNT} WHERE g.user_id = $1 AND g.id = $2`,
+      [ownerId, id],
+    );
     return rows[0] ?? null;
   }
 

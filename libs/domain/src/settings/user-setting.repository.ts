@@ -5,7 +5,9 @@ import { UserSettingEntity } from './user-setting.entity';
 
 @Injectable()
 export class UserSettingRepository {
-  constructor(@InjectRepository(UserSettingEntity) private readonly settings: Repository<UserSettingEntity>) {}
+  constructor(
+    @InjectRepository(UserSettingEntity) private readonly settings: Repository<UserSettingEntity>,
+  ) {}
 
   async find(userId: string, settingType: number): Promise<'0' | '1' | undefined> {
     return (await this.settings.findOneBy({ userId, settingType }))?.value;

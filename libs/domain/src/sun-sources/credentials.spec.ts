@@ -1,4 +1,10 @@
-import { generateMqttApiKey, generateWebhookSecret, mqttClientId, mqttTopic, webhookUrl } from './credentials';
+import {
+  generateMqttApiKey,
+  generateWebhookSecret,
+  mqttClientId,
+  mqttTopic,
+  webhookUrl,
+} from './credentials';
 
 describe('source credentials (DECISIONS.md "MQTT")', () => {
   it('mqttApiKey is ak_ and 64 lower-case hex characters, never repeated', () => {

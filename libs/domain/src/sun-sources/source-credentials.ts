@@ -22,7 +22,9 @@ export class SourceCredentials {
   }
 
   mqttApiKeyOf(source: Pick<SunSourceEntity, 'id' | 'mqttApiKeyEncrypted'>): string | null {
-    return source.mqttApiKeyEncrypted ? this.box.open(source.mqttApiKeyEncrypted, `${source.id}:mqttApiKey`) : null;
+    return source.mqttApiKeyEncrypted
+      ? this.box.open(source.mqttApiKeyEncrypted, `${source.id}:mqttApiKey`)
+      : null;
   }
 
   webhookSecretOf(source: Pick<SunSourceEntity, 'id' | 'webhookSecretEncrypted'>): string | null {

@@ -33,7 +33,10 @@ export interface SunSourceView {
   connectionDetails: ConnectionDetails | null;
 }
 
-export function toSunSourceView(source: SunSourceEntity, connectionDetails: ConnectionDetails | null): SunSourceView {
+export function toSunSourceView(
+  source: SunSourceEntity,
+  connectionDetails: ConnectionDetails | null,
+): SunSourceView {
   return {
     id: source.id,
     name: source.name,

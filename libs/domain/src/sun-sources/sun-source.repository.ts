@@ -4,7 +4,10 @@ import { DataSource, Repository } from 'typeorm';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { SunSourceEntity } from './sun-source.entity';
 
-export type SunSourceFields = Omit<SunSourceEntity, 'id' | 'userId' | 'powerGroup' | 'createdAt' | 'updatedAt'>;
+export type SunSourceFields = Omit<
+  SunSourceEntity,
+  'id' | 'userId' | 'powerGroup' | 'createdAt' | 'updatedAt'
+>;
 
 @Injectable()
 export class SunSourceRepository {

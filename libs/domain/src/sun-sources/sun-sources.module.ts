@@ -12,7 +12,14 @@ import { SunSourcesService } from './sun-sources.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SunSourceEntity, KwhPriceEntity]), PowerGroupsModule],
-  providers: [SunSourceRepository, KwhPriceRepository, SecretBox, SourceCredentials, DeviceDisconnector, SunSourcesService],
+  providers: [
+    SunSourceRepository,
+    KwhPriceRepository,
+    SecretBox,
+    SourceCredentials,
+    DeviceDisconnector,
+    SunSourcesService,
+  ],
   exports: [SunSourceRepository, KwhPriceRepository, SourceCredentials, SunSourcesService],
 })
 export class SunSourcesModule {}

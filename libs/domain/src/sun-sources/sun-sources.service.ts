@@ -65,12 +65,17 @@ export class SunSourcesService {
   ) {}
 
   async list(ownerId: string, powerGroupId?: string): Promise<SunSourceView[]> {
-    return (await this.sources.listOwned(ownerId, powerGroupId)).map((source) => toSunSourceView(source, null));
+    return (await this.sources.listOwned(ownerId, powerGroupId)).map((source) =>
+      toSunSourceView(source, null),
+    );
   }
 
   async get(ownerId: string, id: string, includeConnectionDetails = false): Promise<SunSourceView> {
     const source = await this.findOwned(ownerId, id);
-    return toSunSourceView(source, includeConnectionDetails ? this.credentials.connectionDetails(source) : null);
+    return toSunSourceView(
+      source,
+      includeConnectionDetails ? this.credentials.connectionDetails(source) : null,
+    );
   }
 
   /** Returns the new source with its connection details: the moment its owner needs them. */
@@ -122,7 +127,8 @@ export class SunSourcesService {
       fields.mqttApiKeyEncrypted = this.credentials.sealMqttApiKey(id, generateMqttApiKey());
     }
     if (!(await this.sources.update(ownerId, id, fields))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    if (regenerateMqttApiKey || (source.isActive && changes.isActive === false)) await this.devices.disconnect(id);
+    if (regenerateMqttApiKey || (source.isActive && changes.isActive === false))
+      await this.devices.disconnect(id);
     return this.get(ownerId, id, regenerateMqttApiKey === true);
   }
 
@@ -143,7 +149,9 @@ export class SunSourcesService {
     const source = await this.findOwned(ownerId, id);
     this.assertConnection(source, 'Webhook');
     const secret = generateWebhookSecret();
-    await this.sources.update(ownerId, id, { webhookSecretEncrypted: this.credentials.sealWebhookSecret(id, secret) });
+    await this.sources.update(ownerId, id, {
+      webhookSecretEncrypted: this.credentials.sealWebhookSecret(id, secret),
+    });
     return secret;
   }
 

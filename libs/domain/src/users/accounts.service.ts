@@ -145,7 +145,8 @@ export class AccountsService {
   }
 
   private assertNotLocked(user: UserEntity): void {
-    if (user.lockedUntil && user.lockedUntil > this.clock.now()) throw new AuthFailedError(AuthMessages.locked);
+    if (user.lockedUntil && user.lockedUntil > this.clock.now())
+      throw new AuthFailedError(AuthMessages.locked);
   }
 
   private async recordFailure(user: UserEntity): Promise<void> {

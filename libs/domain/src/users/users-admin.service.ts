@@ -45,7 +45,11 @@ export class UsersAdminService {
   async list(page: number, pageSize: number, search?: string): Promise<UserPage> {
     const size = Math.min(Math.max(pageSize, 1), MAX_PAGE_SIZE);
     const current = Math.max(page, 1);
-    const { rows, total } = await this.users.listForAdmin(search?.trim() || undefined, (current - 1) * size, size);
+    const { rows, total } = await this.users.listForAdmin(
+      search?.trim() || undefined,
+      (current - 1) * size,
+      size,
+    );
     return { items: rows.map(toAdminUserInfo), total, page: current, pageSize: size };
   }
 
@@ -58,7 +62,11 @@ export class UsersAdminService {
       throw new ForbiddenError('Only an Overseer may grant or revoke the Overseer role');
     }
     await this.users.update(target.id, { roles: unique });
-    return toAdminUserInfo({ ...target, roles: unique, sunSourceCount: await this.users.sunSourceCount(target.id) });
+    return toAdminUserInfo({
+      ...target,
+      roles: unique,
+      sunSourceCount: await this.users.sunSourceCount(target.id),
+    });
   }
 
   /** Deletes an account; its groups, sources and their data go with it (foreign keys cascade), then its images. */

@@ -9,7 +9,12 @@ export function hashVerificationCode(key: Buffer, userId: string, code: string):
   return createHmac('sha256', key).update(`${userId}:${code}`).digest('hex');
 }
 
-export function verificationCodeMatches(key: Buffer, userId: string, code: string, storedHash: string): boolean {
+export function verificationCodeMatches(
+  key: Buffer,
+  userId: string,
+  code: string,
+  storedHash: string,
+): boolean {
   const actual = Buffer.from(hashVerificationCode(key, userId, code), 'hex');
   const expected = Buffer.from(storedHash, 'hex');
   return actual.length === expected.length && timingSafeEqual(actual, expected);

@@ -34,7 +34,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
     credentials: true,
     methods: ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'],
   });
-  for (const handler of jsonBodyHandlers(options.jsonLimit ?? '256kb', options.rawBodyPaths)) express.use(handler);
+  for (const handler of jsonBodyHandlers(options.jsonLimit ?? '256kb', options.rawBodyPaths))
+    express.use(handler);
   express.useGlobalPipes(createValidationPipe());
   express.useGlobalFilters(new ApiExceptionFilter());
 }

@@ -65,7 +65,9 @@ export function BooleanQuery(options: { default: boolean; description?: string }
   return applyDecorators(
     ApiPropertyOptional({ type: Boolean, default: options.default, description: options.description }),
     IsOptional(),
-    Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    Transform(({ value }: { value: unknown }) =>
+      value === 'true' ? true : value === 'false' ? false : value,
+    ),
     IsBoolean({ message: '$property must be true or false' }),
   );
 }
@@ -80,7 +82,9 @@ export function MaxChars(max: number) {
     constraints: [max],
     validator: {
       validate: (value: unknown) => typeof value !== 'string' || [...value].length <= max,
-      defaultMessage: buildMessage((prefix) => `${prefix}$property must be at most $constraint1 characters long`),
+      defaultMessage: buildMessage(
+        (prefix) => `${prefix}$property must be at most $constraint1 characters long`,
+      ),
     },
   });
 }
@@ -88,7 +92,9 @@ export function MaxChars(max: number) {
 /** An ISO 4217 code, upper-cased first so that `usd` is stored as `USD`. */
 export function CurrencyCode() {
   return applyDecorators(
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value)),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toUpperCase() : value,
+    ),
     IsISO4217CurrencyCode(),
   );
 }
@@ -106,7 +112,9 @@ export function MaxDecimals(places: number) {
     validator: {
       validate: (value: unknown) =>
         typeof value !== 'number' || Math.abs(value * scale - Math.round(value * scale)) < 1e-6,
-      defaultMessage: buildMessage((prefix) => `${prefix}$property must have at most $constraint1 decimal places`),
+      defaultMessage: buildMessage(
+        (prefix) => `${prefix}$property must have at most $constraint1 decimal places`,
+      ),
     },
   });
 }

@@ -12,7 +12,8 @@ export type IngestOutcome =
   | { status: 'duplicate' }
   | { status: 'rejected'; reason: TelemetryRejection | 'unstorable_text'; message: string };
 
-export const UNSTORABLE_TEXT = 'Payload contains characters that cannot be stored (NUL or unpaired surrogates)';
+export const UNSTORABLE_TEXT =
+  'Payload contains characters that cannot be stored (NUL or unpaired surrogates)';
 
 /**
  * The path every message takes, whatever channel brought it: normalize, the duplicate and
@@ -31,7 +32,8 @@ export class TelemetryIngestion {
     if (!normalized.ok) return { status: 'rejected', reason: normalized.reason, message: normalized.message };
 
     const { values, raw } = normalized.telemetry;
-    if (!storableAsJsonb(raw)) return { status: 'rejected', reason: 'unstorable_text', message: UNSTORABLE_TEXT };
+    if (!storableAsJsonb(raw))
+      return { status: 'rejected', reason: 'unstorable_text', message: UNSTORABLE_TEXT };
     const ts = normalized.telemetry.timestamp ?? receivedAt;
     const fingerprint = fingerprintOf(ts, values);
     const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
@@ -53,10 +55,14 @@ export class TelemetryIngestion {
 function storableAsJsonb(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.isWellFormed() && !value.includes('\u0000');
   if (value === null || typeof value !== 'object' || depth > 100) return true;
-  return Object.entries(value).every(([key, nested]) => storableAsJsonb(key) && storableAsJsonb(nested, depth + 1));
+  return Object.entries(value).every(
+    ([key, nested]) => storableAsJsonb(key) && storableAsJsonb(nested, depth + 1),
+  );
 }
 
 /** Same timestamp and same normalized values: the identity of a duplicate (DECISIONS.md). */
 function fingerprintOf(ts: Date, values: TelemetryValues): string {
-  return createHash('sha256').update(JSON.stringify([ts.getTime(), values])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([ts.getTime(), values]))
+    .digest('base64url');
 }

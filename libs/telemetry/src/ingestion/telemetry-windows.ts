@@ -58,4 +58,5 @@ export class TelemetryWindows {
 
 // The {hash tag} keeps a source's keys in one Redis Cluster slot, as the script requires.
 const throttleKey = (sunSourceId: string) => `telemetry:{${sunSourceId}}:throttle`;
-const duplicateKey = (sunSourceId: string, fingerprint: string) => `telemetry:{${sunSourceId}}:seen:${fingerprint}`;
+const duplicateKey = (sunSourceId: string, fingerprint: string) =>
+  `telemetry:{${sunSourceId}}:seen:${fingerprint}`;

@@ -29,7 +29,12 @@ export class WebhookIngestion {
     private readonly ingestion: TelemetryIngestion,
   ) {}
 
-  async receive(sunSourceId: string, body: Buffer, signature: string | undefined, receivedAt: Date): Promise<IngestOutcome> {
+  async receive(
+    sunSourceId: string,
+    body: Buffer,
+    signature: string | undefined,
+    receivedAt: Date,
+  ): Promise<IngestOutcome> {
     const source = await this.sources.findById(sunSourceId);
     if (!source || source.connectionType !== 'Webhook' || !source.isActive) {
       throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
@@ -40,10 +45,12 @@ export class WebhookIngestion {
 
     if (signature !== undefined) {
       const expected = createHmac('sha256', secret).update(body).digest('hex');
-      if (!secretsEqual(signature.trim().toLowerCase(), expected)) throw new BadRequestError(WebhookMessages.badSignature);
+      if (!secretsEqual(signature.trim().toLowerCase(), expected))
+        throw new BadRequestError(WebhookMessages.badSignature);
     } else {
       const key = isObject(payload) ? payload.key : undefined;
-      if (typeof key !== 'string' || !secretsEqual(key, secret)) throw new BadRequestError(WebhookMessages.badSecret);
+      if (typeof key !== 'string' || !secretsEqual(key, secret))
+        throw new BadRequestError(WebhookMessages.badSecret);
     }
     return this.ingestion.ingest(source.id, payload, receivedAt);
   }

@@ -11,8 +11,11 @@ export const MAX_BATCH = 1000;
 export const LINGER_MS = 5;
 
 const NO_PARTITION = '23514';
-/** SQLSTATE class 22: a value the database refuses; only the rows carrying one should fail. */
-const isDataException = (error: unknown) => String((error as { code?: string }).code ?? '').startsWith('22');
+/**
+ * SQLSTATE classes 22 (data exception) and 23 (integrity violation, e.g. a source deleted while
+ * its message was in flight): the database refuses a row, so only that row should fail.
+ */
+const isRowRefusal = (error: unknown) => /^2[23]/.test(String((error as { code?: string }).code ?? ''));
 
 interface Pending {
   point: TelemetryPoint;
@@ -80,7 +83,7 @@ export class TelemetryWriter implements OnApplicationShutdown {
       const stored = await this.insertWithPartitions(points);
       for (const [key, entry] of unique) entry.resolve(stored.has(key));
     } catch (error) {
-      if (unique.size > 1 && isDataException(error)) return this.insertOneByOne([...unique.values()]);
+      if (unique.size > 1 && isRowRefusal(error)) return this.insertOneByOne([...unique.values()]);
       this.logger.error({ err: error, points: unique.size }, 'telemetry batch failed');
       for (const entry of unique.values()) entry.reject(error);
     }

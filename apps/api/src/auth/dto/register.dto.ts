@@ -8,7 +8,10 @@ export class RegisterDto {
   @IsEmail({}, { message: 'email must be a valid e-mail address' })
   email!: string;
 
-  @ApiProperty({ minLength: 8, description: 'At least 8 characters with an uppercase letter, a lowercase letter and a digit' })
+  @ApiProperty({
+    minLength: 8,
+    description: 'At least 8 characters with an uppercase letter, a lowercase letter and a digit',
+  })
   @IsString()
   @MinLength(8, { message: 'password must be at least 8 characters long' })
   @MaxLength(128)

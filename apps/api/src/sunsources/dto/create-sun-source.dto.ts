@@ -41,7 +41,12 @@ export class CreateSunSourceDto {
   @IsUrl(URL_OPTIONS, { message: 'iconUrl must be an http(s) URL' })
   iconUrl?: string | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'One of your Power Groups' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'One of your Power Groups',
+  })
   @IsOptional()
   @IsUUID()
   powerGroupId?: string | null;
@@ -50,17 +55,30 @@ export class CreateSunSourceDto {
   @IsIn(CONNECTION_TYPES, { message: 'connectionType must be MQTT or Webhook' })
   connectionType!: ConnectionType;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Degrees; outside [-90, 90] it is stored as null' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'Degrees; outside [-90, 90] it is stored as null',
+  })
   @IsOptional()
   @IsNumber(FINITE)
   latitude?: number | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Degrees; outside [-180, 180] it is stored as null' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'Degrees; outside [-180, 180] it is stored as null',
+  })
   @IsOptional()
   @IsNumber(FINITE)
   longitude?: number | null;
 
-  @ApiPropertyOptional({ type: String, minLength: 16, maxLength: 256, description: 'Webhook only; generated when absent' })
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 16,
+    maxLength: 256,
+    description: 'Webhook only; generated when absent',
+  })
   @IsOptional()
   @IsString()
   @Length(16, 256)
@@ -77,7 +95,11 @@ export class CreateSunSourceDto {
   @CurrencyCode()
   currency?: string | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Greater than 0: the first price, effective now (up to 6 decimals)' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'Greater than 0: the first price, effective now (up to 6 decimals)',
+  })
   @IsOptional()
   @IsNumber(FINITE)
   @MaxDecimals(6)

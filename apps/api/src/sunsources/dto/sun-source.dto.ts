@@ -5,8 +5,10 @@ export class ConnectionDetailsDto implements ConnectionDetails {
   @ApiProperty({ type: String, nullable: true }) mqttBrokerHost!: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) mqttBrokerPort!: number | null;
   @ApiProperty({ type: String, nullable: true, example: 'src-6f1c2a4e-...' }) mqttClientId!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: '`ak_` + 64 hex characters' }) mqttApiKey!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'solar/sources/{id}/data' }) mqttTopic!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: '`ak_` + 64 hex characters' }) mqttApiKey!:
+    string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'solar/sources/{id}/data' }) mqttTopic!:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) webhookUrl!: string | null;
   @ApiProperty({ type: String, nullable: true }) webhookSecret!: string | null;
 }
@@ -33,7 +35,8 @@ export class SunSourceDto implements SunSourceView {
   @ApiProperty({
     type: ConnectionDetailsDto,
     nullable: true,
-    description: 'Null in lists and unless requested; included when a source is created or its key regenerated',
+    description:
+      'Null in lists and unless requested; included when a source is created or its key regenerated',
   })
   connectionDetails!: ConnectionDetailsDto | null;
 }

@@ -38,7 +38,12 @@ export class UpdateSunSourceDto {
   @IsUrl(URL_OPTIONS, { message: 'iconUrl must be an http(s) URL' })
   iconUrl?: string | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'null takes the source out of its group' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'null takes the source out of its group',
+  })
   @IsOptional()
   @IsUUID()
   powerGroupId?: string | null;

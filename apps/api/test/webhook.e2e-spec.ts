@@ -1,0 +1,356 @@
+import { INestApplication } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
+import { Http, signUp, startApi } from './support/api-harness';
+
+const ACCEPTED = { message: 'Data accepted', stored: true };
+const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
+const NOT_FOUND = { message: 'Sun source not found' };
+const BAD_SECRET = { message: 'Missing or invalid webhook secret' };
+
+describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")', () => {
+  let env: TestEnvironment;
+  let app: INestApplication;
+  let http: Http;
+  let db: Client;
+  let cookie: string;
+  let source: { id: string; secret: string };
+  const clock = new FakeClock(new Date('2026-06-01T12:00:00Z'));
+  // Each test gets its own minute of device time, so throttle windows never overlap.
+  let minute = 0;
+  const nextTime = () => new Date(clock.now().getTime() - 24 * 3600_000 + ++minute * 60_000);
+
+  beforeAll(async () => {
+    env = await createTestEnvironment();
+    ({ app, http } = await startApi(env.config, clock));
+    db = new Client({ connectionString: env.config.databaseUrl });
+    await db.connect();
+    ({ cookie } = await signUp(http, env.mail));
+    source = await createWebhookSource();
+  });
+
+  afterAll(async () => {
+    await db.end();
+    await app.close();
+    await env.teardown();
+  });
+
+  async function createWebhookSource(body: object = {}): Promise<{ id: string; secret: string }> {
+    const created = await http
+      .post('/api/sunsources')
+      .set('Cookie', cookie)
+      .send({ name: 'Webhook', connectionType: 'Webhook', ...body })
+      .expect(201);
+    return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
+  }
+
+  const post = (id: string, body: unknown) => http.post(`/api/webhook/sunsource/${id}`).send(body as object);
+  const rows = async (id: string) =>
+    (await db.query('SELECT * FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [id])).rows;
+
+  it('stores a message: normalized columns, the raw payload without its key, no session needed', async () => {
+    const own = await createWebhookSource();
+    const at = nextTime();
+    const response = await post(own.id, {
+      key: own.secret,
+      timestamp: at.toISOString(),
+      soc: '87.5',
+      pvPower: 1520,
+      load_power: 300,
+      gridVoltage: 900, // out of range: stored as null, message still accepted
+      mode: 'Battery',
+      faults: 'F01, F02',
+      firmware: '1.2.3',
+    }).expect(200);
+    expect(response.body).toEqual(ACCEPTED);
+
+    const [row] = await rows(own.id);
+    expect(row).toMatchObject({
+      state_of_charge: 87.5,
+      solar_power: 1520,
+      load_power: 300,
+      grid_voltage: null,
+      operating_mode: 'Battery',
+      fault_codes: ['F01', 'F02'],
+      warning_codes: null,
+    });
+    expect(row.ts.toISOString()).toBe(at.toISOString());
+    expect(row.raw).toEqual({
+      timestamp: at.toISOString(),
+      soc: '87.5',
+      pvPower: 1520,
+      load_power: 300,
+      gridVoltage: 900,
+      mode: 'Battery',
+      faults: 'F01, F02',
+      firmware: '1.2.3',
+    });
+    expect(JSON.stringify(row.raw)).not.toContain(own.secret);
+  });
+
+  it('takes the arrival time when the device sends no timestamp', async () => {
+    const own = await createWebhookSource();
+    await post(own.id, { key: own.secret, solarPower: 10 }).expect(200);
+    expect((await rows(own.id))[0].ts.toISOString()).toBe(clock.now().toISOString());
+  });
+
+  it('throttles: a second message less than 10 s after a stored one is accepted but not stored', async () => {
+    const at = nextTime();
+    await post(source.id, { key: source.secret, timestamp: at.toISOString(), solarPower: 1 }).expect(200);
+    const within = new Date(at.getTime() + 9_999).toISOString();
+    expect(
+      (await post(source.id, { key: source.secret, timestamp: within, solarPower: 2 }).expect(200)).body,
+    ).toEqual(THROTTLED);
+    const before = new Date(at.getTime() - 9_999).toISOString();
+    expect(
+      (await post(source.id, { key: source.secret, timestamp: before, solarPower: 3 }).expect(200)).body,
+    ).toEqual(THROTTLED);
+    const apart = new Date(at.getTime() + 10_000).toISOString();
+    expect(
+      (await post(source.id, { key: source.secret, timestamp: apart, solarPower: 4 }).expect(200)).body,
+    ).toEqual(ACCEPTED);
+    const stored = (await rows(source.id)).filter((row) => row.ts >= at && row.ts <= new Date(apart));
+    expect(stored.map((row) => row.solar_power)).toEqual([1, 4]);
+  });
+
+  it('keeps every sample of a buffered backlog sent 10 s apart', async () => {
+    const own = await createWebhookSource();
+    const start = nextTime().getTime() - 3600_000;
+    for (let sample = 0; sample < 6; sample++) {
+      const timestamp = new Date(start + sample * 10_000).toISOString();
+      await post(own.id, { key: own.secret, timestamp, loadPower: sample }).expect(200);
+    }
+    expect((await rows(own.id)).map((row) => row.load_power)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('answers 409 to the same message resent within 30 s, and stores it once', async () => {
+    const own = await createWebhookSource();
+    const message = { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 5 };
+    await post(own.id, message).expect(200);
+    expect((await post(own.id, message).expect(409)).body).toEqual({ message: 'Duplicate message' });
+    expect(await rows(own.id)).toHaveLength(1);
+  });
+
+  it('never stores a (source, timestamp) twice, even after the Redis windows forgot it', async () => {
+    const own = await createWebhookSource();
+    const message = { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 6 };
+    await post(own.id, message).expect(200);
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const keys = await redis.keys(`${env.config.redisKeyPrefix}telemetry:{${own.id}}:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+    expect((await post(own.id, message).expect(409)).body).toEqual({ message: 'Duplicate message' });
+    expect(await rows(own.id)).toHaveLength(1);
+  });
+
+  describe('the secret', () => {
+    it.each([
+      ['a wrong key', (secret: string) => ({ key: `${secret}x` })],
+      ['no key', () => ({})],
+      ['a numeric key', () => ({ key: 12345 })],
+    ])('refuses %s with 400 and stores nothing', async (_case, key) => {
+      const own = await createWebhookSource();
+      const response = await post(own.id, { ...key(own.secret), solarPower: 1 }).expect(400);
+      expect(response.body).toEqual(BAD_SECRET);
+      expect(await rows(own.id)).toHaveLength(0);
+    });
+
+    it('accepts X-Webhook-Secret, the hex HMAC-SHA256 of the raw body, in place of the key', async () => {
+      const own = await createWebhookSource();
+      const body = JSON.stringify({ timestamp: nextTime().toISOString(), solarPower: 7 });
+      const signature = createHmac('sha256', own.secret).update(body).digest('hex');
+      const response = await http
+        .post(`/api/webhook/sunsource/${own.id}`)
+        .set('Content-Type', 'application/json')
+        .set('X-Webhook-Secret', signature)
+        .send(body)
+        .expect(200);
+      expect(response.body).toEqual(ACCEPTED);
+      const wrong = await http
+        .post(`/api/webhook/sunsource/${own.id}`)
+        .set('Content-Type', 'application/json')
+        .set(
+          'X-Webhook-Secret',
+          signature.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+        )
+        .send(JSON.stringify({ timestamp: nextTime().toISOString(), solarPower: 8 }))
+        .expect(400);
+      expect(wrong.body).toEqual({ message: 'Invalid webhook signature' });
+      expect(await rows(own.id)).toHaveLength(1);
+    });
+
+    it('stops accepting the old secret, by key or by signature, once rotated', async () => {
+      const own = await createWebhookSource();
+      const rotated = await http
+        .post(`/api/sunsources/${own.id}/rotate-secret`)
+        .set('Cookie', cookie)
+        .expect(200);
+      const fresh = rotated.body.webhookSecret as string;
+      await post(own.id, { key: own.secret, solarPower: 1 }).expect(400);
+      const body = JSON.stringify({ solarPower: 1 });
+      await http
+        .post(`/api/webhook/sunsource/${own.id}`)
+        .set('X-Webhook-Secret', createHmac('sha256', own.secret).update(body).digest('hex'))
+        .send(body)
+        .expect(400);
+      await post(own.id, { key: fresh, timestamp: nextTime().toISOString(), solarPower: 1 }).expect(200);
+    });
+
+    it('accepts a secret the owner chose', async () => {
+      const own = await createWebhookSource({ webhookSecret: 'my-own-secret-of-24-chars' });
+      await post(own.id, { key: 'my-own-secret-of-24-chars', solarPower: 2 }).expect(200);
+    });
+  });
+
+  describe('404 for sources that do not take webhooks', () => {
+    it('unknown, not a UUID, an MQTT source, or inactive: the same body', async () => {
+      const mqtt = await http
+        .post('/api/sunsources')
+        .set('Cookie', cookie)
+        .send({ name: 'M', connectionType: 'MQTT' })
+        .expect(201);
+      const inactive = await createWebhookSource();
+      await http
+        .put(`/api/sunsources/${inactive.id}`)
+        .set('Cookie', cookie)
+        .send({ isActive: false })
+        .expect(200);
+      for (const id of ['7d444840-9dc0-41d1-b245-5ffdce74fad2', 'not-a-uuid', mqtt.body.id, inactive.id]) {
+        expect((await post(id, { key: inactive.secret, solarPower: 1 }).expect(404)).body).toEqual(NOT_FOUND);
+      }
+      expect(await rows(inactive.id)).toHaveLength(0);
+      await http
+        .put(`/api/sunsources/${inactive.id}`)
+        .set('Cookie', cookie)
+        .send({ isActive: true })
+        .expect(200);
+      await post(inactive.id, { key: inactive.secret, solarPower: 1 }).expect(200);
+    });
+  });
+
+  describe('invalid payloads: 400 and nothing stored', () => {
+    it.each([
+      ['malformed JSON', '{"key": ', 'Malformed JSON body'],
+      ['an array', '[1, 2]', 'Missing or invalid webhook secret'],
+    ])('%s', async (_case, body, message) => {
+      const response = await http
+        .post(`/api/webhook/sunsource/${source.id}`)
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(400);
+      expect(response.body).toEqual({ message });
+    });
+
+    it.each([
+      ['no field at all', {}, 'No valid telemetry fields'],
+      ['only unknown fields', { firmware: '1.0' }, 'No valid telemetry fields'],
+      ['only out-of-range values', { stateOfCharge: 150, solarPower: -5 }, 'No valid telemetry fields'],
+      [
+        'a timestamp 6 minutes ahead',
+        { solarPower: 1, timestamp: 'FUTURE' },
+        'Timestamp is more than 5 minutes in the future',
+      ],
+      ['an unreadable timestamp', { solarPower: 1, timestamp: 'yesterday' }, 'Invalid timestamp'],
+      [
+        'a NUL character',
+        { solarPower: 1, note: 'a\u0000b' },
+        'Payload contains characters that cannot be stored (NUL or unpaired surrogates)',
+      ],
+      [
+        'an unpaired surrogate',
+        { solarPower: 1, note: '\ud800' },
+        'Payload contains characters that cannot be stored (NUL or unpaired surrogates)',
+      ],
+    ])('%s', async (_case, fields, message) => {
+      const own = await createWebhookSource();
+      const body = { key: own.secret, ...fields } as Record<string, unknown>;
+      if (body.timestamp === 'FUTURE')
+        body.timestamp = new Date(clock.now().getTime() + 6 * 60_000).toISOString();
+      expect((await post(own.id, body).expect(400)).body).toEqual({ message });
+      expect(await rows(own.id)).toHaveLength(0);
+    });
+
+    it('accepts a timestamp exactly 5 minutes ahead', async () => {
+      const own = await createWebhookSource();
+      const timestamp = new Date(clock.now().getTime() + 5 * 60_000).toISOString();
+      await post(own.id, { key: own.secret, timestamp, solarPower: 1 }).expect(200);
+    });
+  });
+
+  describe('size (SPEC.md §8: 64 KB)', () => {
+    const padded = (secret: string, size: number) => {
+      const base = JSON.stringify({
+        key: secret,
+        solarPower: 1,
+        timestamp: nextTime().toISOString(),
+        pad: '',
+      });
+      return base.replace('"pad":""', `"pad":"${'x'.repeat(size - base.length)}"`);
+    };
+
+    it('accepts a body of exactly 64 KB', async () => {
+      const own = await createWebhookSource();
+      const body = padded(own.secret, 64 * 1024);
+      expect(Buffer.byteLength(body)).toBe(65536);
+      await http
+        .post(`/api/webhook/sunsource/${own.id}`)
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(200);
+    });
+
+    it('refuses 64 KB + 1 byte with 413', async () => {
+      const own = await createWebhookSource();
+      const response = await http
+        .post(`/api/webhook/sunsource/${own.id}`)
+        .set('Content-Type', 'application/json')
+        .send(padded(own.secret, 64 * 1024 + 1))
+        .expect(413);
+      expect(response.body).toEqual({ message: 'Request body too large' });
+      expect(await rows(own.id)).toHaveLength(0);
+    });
+  });
+
+  it('answers 503 when the write fails, and the device’s retry is then stored (not throttled)', async () => {
+    const own = await createWebhookSource();
+    const message = { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 9, failMe: true };
+    await db.query(
+      `ALTER TABLE telemetry ADD CONSTRAINT refuse_marked CHECK (raw->>'failMe' IS NULL) NOT VALID`,
+    );
+    try {
+      const failed = await post(own.id, message).expect(503);
+      expect(failed.body).toEqual({ message: 'Telemetry could not be stored. Retry later.' });
+    } finally {
+      await db.query('ALTER TABLE telemetry DROP CONSTRAINT refuse_marked');
+    }
+    expect((await post(own.id, message).expect(200)).body).toEqual(ACCEPTED);
+    expect(await rows(own.id)).toHaveLength(1);
+  });
+
+  it('isolates a bad row: concurrent messages in the same batch are still stored', async () => {
+    const sources = await Promise.all([createWebhookSource(), createWebhookSource(), createWebhookSource()]);
+    await db.query(
+      `ALTER TABLE telemetry ADD CONSTRAINT refuse_marked CHECK (raw->>'failMe' IS NULL) NOT VALID`,
+    );
+    let statuses: number[];
+    try {
+      const at = nextTime().toISOString();
+      const responses = await Promise.all(
+        sources.map((own, index) =>
+          post(own.id, { key: own.secret, timestamp: at, solarPower: index, failMe: index === 1 || null }),
+        ),
+      );
+      statuses = responses.map((response) => response.status);
+    } finally {
+      await db.query('ALTER TABLE telemetry DROP CONSTRAINT refuse_marked');
+    }
+    expect(statuses).toEqual([200, 503, 200]);
+    expect((await rows(sources[0].id)).length + (await rows(sources[2].id)).length).toBe(2);
+  });
+});
