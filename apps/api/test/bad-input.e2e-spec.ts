@@ -696,6 +696,7 @@ describe('hostile input never gives a 5xx (SPEC.md §7)', () => {
         '@.-_+%\\/"\' {}[]:,',
         'éüßøΩ漢字😀\u202E\u200B',
         '\u0000\u0001\u0007\u001b\r\n\t\u2028',
+        'ab\uD800\uDC00\uDFFF',
       ];
       const string = (): string => {
         const length = random() < 0.05 ? 1000 + int(49_000) : int(40);
@@ -732,7 +733,7 @@ describe('hostile input never gives a 5xx (SPEC.md §7)', () => {
       return (endpoint: Endpoint): string => {
         const fields = Object.keys(endpoint.fields!);
         let document: unknown;
-        if (random() < 0.5) {
+        if (random() < 0.3) {
           const body = Object.assign(Object.create(null), endpoint.valid!()) as Record<string, unknown>;
           const changes = 1 + int(2);
           for (let change = 0; change < changes; change++) {

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { Http, logIn, signUp, startApi } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -23,7 +23,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   const nextTime = () => new Date(clock.now().getTime() - 24 * 3600_000 + ++minute * 60_000);
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
+    env = await createTestEnvironment({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'Root-Pass-123' });
     ({ app, http } = await startApi(env.config, clock));
     db = new Client({ connectionString: env.config.databaseUrl });
     await db.connect();
@@ -352,5 +352,18 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     }
     expect(statuses).toEqual([200, 503, 200]);
     expect((await rows(sources[0].id)).length + (await rows(sources[2].id)).length).toBe(2);
+  });
+
+  it('counts stored telemetry in the administrator’s statistics', async () => {
+    const own = await createWebhookSource();
+    await post(own.id, { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 1 }).expect(200);
+    const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');
+    const { body } = await http.get('/api/admin/stats').set('Cookie', admin).expect(200);
+    const counted = await db.query(
+      `SELECT count(*)::int AS rows, count(*) FILTER (WHERE received_at > now() - interval '1 hour')::int AS recent FROM telemetry`,
+    );
+    expect(body.telemetryRows).toBe(counted.rows[0].rows);
+    expect(body.messagesLastHour).toBe(counted.rows[0].recent);
+    expect(body.telemetryRows).toBeGreaterThan(0);
   });
 });

@@ -26,6 +26,7 @@ export * from './sun-sources/sun-sources.module';
 export * from './sun-sources/sun-sources.service';
 export * from './users/accounts.service';
 export * from './users/role';
+export * from './users/system-stats.repository';
 export * from './users/user-info';
 export * from './users/user.entity';
 export * from './users/user.repository';

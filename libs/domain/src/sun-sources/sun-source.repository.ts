@@ -57,8 +57,4 @@ export class SunSourceRepository {
     const result = await this.sources.delete({ id, userId: ownerId });
     return (result.affected ?? 0) > 0;
   }
-
-  count(): Promise<number> {
-    return this.sources.count();
-  }
 }

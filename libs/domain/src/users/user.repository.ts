@@ -110,10 +110,6 @@ export class UserRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  count(): Promise<number> {
-    return this.users.count();
-  }
-
   private sunSourceCountSql(alias: string): string {
     return `(SELECT count(*)::int FROM sun_sources s WHERE s.user_id = ${alias}.id)`;
   }

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/domain-error';
 import { ImageStore } from '../images/image-store';
-import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { PasswordHasher } from './password-hasher';
+import { SystemStats, SystemStatsRepository } from './system-stats.repository';
 import { ALL_ROLES, Role } from './role';
 import { AdminUserInfo, normalizeEmail } from './user-info';
 import { AdminUserRow, EmailTakenError, UserRepository } from './user.repository';
@@ -20,13 +20,6 @@ export interface UserPage {
   pageSize: number;
 }
 
-export interface SystemStats {
-  users: number;
-  sunSources: number;
-  telemetryRows: number;
-  messagesLastHour: number;
-}
-
 export const MAX_PAGE_SIZE = 100;
 
 /** User management for administrators (DECISIONS.md "Resources the spec leaves out"). */
@@ -37,7 +30,7 @@ export class UsersAdminService {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
-    private readonly sunSources: SunSourceRepository,
+    private readonly systemStats: SystemStatsRepository,
     private readonly images: ImageStore,
   ) {}
 
@@ -80,14 +73,8 @@ export class UsersAdminService {
     await this.images.deleteAllOf(target.id);
   }
 
-  async stats(): Promise<SystemStats> {
-    return {
-      users: await this.users.count(),
-      sunSources: await this.sunSources.count(),
-      // Telemetry arrives with the ingestion capability, which fills these in.
-      telemetryRows: 0,
-      messagesLastHour: 0,
-    };
+  stats(): Promise<SystemStats> {
+    return this.systemStats.read();
   }
 
   /**

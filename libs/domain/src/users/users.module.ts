@@ -2,17 +2,24 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '@solar/mail';
 import { ImagesModule } from '../images/images.module';
-import { SunSourcesModule } from '../sun-sources/sun-sources.module';
 import { AccountsService } from './accounts.service';
 import { CodeSendLimiter } from './code-send-limiter';
 import { PasswordHasher } from './password-hasher';
 import { UserEntity } from './user.entity';
+import { SystemStatsRepository } from './system-stats.repository';
 import { UserRepository } from './user.repository';
 import { UsersAdminService } from './users-admin.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), MailModule, SunSourcesModule, ImagesModule],
-  providers: [UserRepository, PasswordHasher, CodeSendLimiter, AccountsService, UsersAdminService],
+  imports: [TypeOrmModule.forFeature([UserEntity]), MailModule, ImagesModule],
+  providers: [
+    UserRepository,
+    PasswordHasher,
+    CodeSendLimiter,
+    AccountsService,
+    UsersAdminService,
+    SystemStatsRepository,
+  ],
   exports: [UserRepository, AccountsService, UsersAdminService],
 })
 export class UsersModule {}
