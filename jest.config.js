@@ -32,9 +32,10 @@ module.exports = {
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.{int-spec,e2e-spec}.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
-      testTimeout: 30000,
     },
   ],
   maxWorkers: 2,
+  // Per project it is ignored by Jest 30: the e2e suites need it, and unit specs never come close.
+  testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

@@ -25,5 +25,6 @@ export async function createApiApp(
   app.use(createSessionMiddleware(config, app.get<Redis>(REDIS)));
   setupOpenApi(app);
   await app.init();
+  app.flushLogs();
   return app;
 }

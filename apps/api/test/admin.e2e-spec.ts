@@ -5,6 +5,10 @@ import { UsersAdminService } from '@solar/domain';
 import { createTestEnvironment, TestEnvironment } from '@solar/testing';
 import { Http, logIn, PASSWORD, signUp, startApi, uniqueEmail } from './support/api-harness';
 
+// jest.config.js sets testTimeout inside the e2e project, where Jest does not read it; several
+// tests here boot extra api instances and hash passwords, which takes seconds on a busy machine.
+jest.setTimeout(30_000);
+
 const ADMIN_PASSWORD = 'Root-Pass-2026';
 const ALL_ROLES = ['User', 'Admin', 'Overseer'];
 const AUTH_REQUIRED = { message: 'Authentication required' };
@@ -280,7 +284,7 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
       }
       for (const first of ['Alpha', 'Beta', 'Gamma'])
         trio.push(await register({ firstName: first, lastName: `Trio${tag}` }));
-    }, 30_000);
+    });
 
     it('answers { items, total, page, pageSize } with the admin view of each account, newest first', async () => {
       const response = await listUsers().expect(200);
@@ -400,7 +404,7 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
         people.percentLookalike = await register({ lastName: `100abc${searchTag}` });
         people.underscore = await register({ firstName: `snake_${searchTag}` });
         people.underscoreLookalike = await register({ firstName: `snakeX${searchTag}` });
-      }, 15_000);
+      });
 
       async function emailsFound(
         search: string,

@@ -276,6 +276,15 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
       expect(await rows(own.id)).toHaveLength(0);
     });
 
+    it('refuses a payload nested deeper than PostgreSQL should parse, and keeps working', async () => {
+      const own = await createWebhookSource();
+      let deep: unknown = 'bottom';
+      for (let level = 0; level < 40; level++) deep = { level: deep };
+      const response = await post(own.id, { key: own.secret, solarPower: 1, deep }).expect(400);
+      expect(response.body).toEqual({ message: 'Payload nested too deeply' });
+      await post(own.id, { key: own.secret, solarPower: 1 }).expect(200);
+    });
+
     it('accepts a timestamp exactly 5 minutes ahead', async () => {
       const own = await createWebhookSource();
       const timestamp = new Date(clock.now().getTime() + 5 * 60_000).toISOString();

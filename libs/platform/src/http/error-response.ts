@@ -46,9 +46,13 @@ export function toErrorResponse(exception: unknown): ErrorResponse | undefined {
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), body: { message: httpExceptionMessage(exception) } };
   }
-  const parserError = exception as { type?: string; status?: number };
-  if (typeof parserError?.type === 'string' && parserError.type in BODY_PARSER_MESSAGES) {
-    return { status: parserError.status ?? 400, body: { message: BODY_PARSER_MESSAGES[parserError.type] } };
+  // body-parser and http-errors report client mistakes with a 4xx `status` (a gzip body that
+  // does not inflate carries no `type`): they are the client's, never a 500.
+  const clientError = exception as { type?: string; status?: number } | undefined;
+  const status = clientError?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = (clientError?.type && BODY_PARSER_MESSAGES[clientError.type]) || 'Malformed request body';
+    return { status, body: { message } };
   }
   return undefined;
 }

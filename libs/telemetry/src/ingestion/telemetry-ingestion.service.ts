@@ -10,10 +10,13 @@ export type IngestOutcome =
   | { status: 'stored' }
   | { status: 'throttled' }
   | { status: 'duplicate' }
-  | { status: 'rejected'; reason: TelemetryRejection | 'unstorable_text'; message: string };
+  | { status: 'rejected'; reason: TelemetryRejection | 'unstorable'; message: string };
 
 export const UNSTORABLE_TEXT =
   'Payload contains characters that cannot be stored (NUL or unpaired surrogates)';
+export const TOO_DEEP = 'Payload nested too deeply';
+/** PostgreSQL parses jsonb recursively; a payload nested deeper than this is not worth a stack. */
+const MAX_RAW_DEPTH = 32;
 
 /**
  * The path every message takes, whatever channel brought it: normalize, the duplicate and
@@ -32,8 +35,8 @@ export class TelemetryIngestion {
     if (!normalized.ok) return { status: 'rejected', reason: normalized.reason, message: normalized.message };
 
     const { values, raw } = normalized.telemetry;
-    if (!storableAsJsonb(raw))
-      return { status: 'rejected', reason: 'unstorable_text', message: UNSTORABLE_TEXT };
+    const unstorable = unstorableReason(raw);
+    if (unstorable) return { status: 'rejected', reason: 'unstorable', message: unstorable };
     const ts = normalized.telemetry.timestamp ?? receivedAt;
     const fingerprint = fingerprintOf(ts, values);
     const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
@@ -51,13 +54,21 @@ export class TelemetryIngestion {
   }
 }
 
-/** PostgreSQL's jsonb refuses NUL characters and unpaired surrogates, in keys as in values. */
-function storableAsJsonb(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.isWellFormed() && !value.includes('\u0000');
-  if (value === null || typeof value !== 'object' || depth > 100) return true;
-  return Object.entries(value).every(
-    ([key, nested]) => storableAsJsonb(key) && storableAsJsonb(nested, depth + 1),
-  );
+/**
+ * What jsonb would refuse, failing the whole batch: NUL characters and unpaired surrogates in
+ * keys or values, and nesting deep enough to exhaust PostgreSQL's parser stack.
+ */
+function unstorableReason(value: unknown, depth = 0): string | undefined {
+  if (typeof value === 'string') {
+    return value.isWellFormed() && !value.includes('\u0000') ? undefined : UNSTORABLE_TEXT;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth >= MAX_RAW_DEPTH) return TOO_DEEP;
+  for (const [key, nested] of Object.entries(value)) {
+    const problem = unstorableReason(key) ?? unstorableReason(nested, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 /** Same timestamp and same normalized values: the identity of a duplicate (DECISIONS.md). */
