@@ -843,7 +843,8 @@ describe('hostile input never gives a 5xx (SPEC.md §7)', () => {
   });
 
   describe('random JSON documents', () => {
-    const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+    // Fixed, so CI is repeatable; set FUZZ_SEED to explore other documents.
+    const SEED = Number(process.env.FUZZ_SEED ?? 1_764_000_000);
     const DOCUMENTS = 300;
     const BATCH = 10;
     const ALIASES = [
