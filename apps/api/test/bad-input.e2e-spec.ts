@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, seededRandom, TestEnvironment } from '@solar/testing';
 import { Http, logIn, PASSWORD, startApi, uniqueEmail } from './support/api-harness';
 
 // jest.config.js sets testTimeout inside the e2e project, where Jest does not read it.
@@ -178,18 +178,6 @@ function withKey(key: string, value: unknown): Record<string, unknown> {
   const object = Object.create(null) as Record<string, unknown>;
   object[key] = value;
   return object;
-}
-
-/** mulberry32: a tiny seeded PRNG, so that a failing fuzz run can be replayed with its seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('hostile input never gives a 5xx (SPEC.md §7)', () => {
@@ -889,7 +877,7 @@ describe('hostile input never gives a 5xx (SPEC.md §7)', () => {
     ];
 
     function generator(seed: number) {
-      const random = mulberry32(seed);
+      const random = seededRandom(seed);
       const int = (below: number) => Math.floor(random() * below);
       const pick = <T>(items: readonly T[]): T => items[int(items.length)];
       const alphabet = [

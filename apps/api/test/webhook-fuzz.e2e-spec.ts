@@ -1,20 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { NUMERIC_FIELDS, TEXT_FIELDS, CODE_FIELDS, TIMESTAMP_ALIASES } from '@solar/telemetry';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, seededRandom, TestEnvironment } from '@solar/testing';
 import { Http, signUp, startApi } from './support/api-harness';
-
-/** mulberry32: a tiny seeded PRNG, so a failing document can be produced again. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = 20261122;
 const DOCUMENTS = 1000;
@@ -120,7 +108,7 @@ describe('webhook against random documents', () => {
         };
       }),
     );
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
     const statuses = new Map<number, number>();
     let stored = 0;
     for (let batch = 0; batch < DOCUMENTS / 20; batch++) {

@@ -8,18 +8,7 @@ import {
   TEXT_FIELDS,
   TIMESTAMP_ALIASES,
 } from './telemetry-fields';
-
-/** mulberry32: tiny, seedable, good enough to make failures reproducible from the test name. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@solar/testing';
 
 const SEED = 20240601;
 const now = new Date('2024-06-01T12:00:00.000Z');
@@ -267,7 +256,7 @@ describe('normalizeTelemetry under random input', () => {
   });
 
   it(`never throws and keeps every promise for 1,000 random documents (seed ${SEED})`, () => {
-    const random = new RandomTelemetry(mulberry32(SEED));
+    const random = new RandomTelemetry(seededRandom(SEED));
     const problems: string[] = [];
     const outcomes = new Map<string, number>();
 
@@ -298,7 +287,7 @@ describe('normalizeTelemetry under random input', () => {
   });
 
   it(`refuses 1,000 random non-objects (seed ${SEED + 1})`, () => {
-    const random = new RandomTelemetry(mulberry32(SEED + 1));
+    const random = new RandomTelemetry(seededRandom(SEED + 1));
     const unexpected: unknown[] = [];
     for (let index = 0; index < 1000; index++) {
       const payload = random.nonObject();

@@ -9,6 +9,8 @@ import {
   IsISO4217CurrencyCode,
   isISO8601,
   IsOptional,
+  IsString,
+  Matches,
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
@@ -117,4 +119,13 @@ export function MaxDecimals(places: number) {
       ),
     },
   });
+}
+
+/** A required-looking text: a string with something other than spaces, at most `max` characters. */
+export function NonBlankText(max: number) {
+  return applyDecorators(
+    IsString(),
+    Matches(/\S/, { message: '$property must not be blank' }),
+    MaxChars(max),
+  );
 }

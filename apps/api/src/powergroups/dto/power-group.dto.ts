@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
 import { PowerGroupView } from '@solar/domain';
-import { MaxChars, OptionalNonNull } from '@solar/platform';
+import { MaxChars, NonBlankText, OptionalNonNull } from '@solar/platform';
 
 export class PowerGroupDto implements PowerGroupView {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -16,10 +16,7 @@ export class PowerGroupDto implements PowerGroupView {
 /** SPEC.md §2.8: name 100, description 500, logoUrl 500 characters. */
 export class CreatePowerGroupDto {
   @ApiProperty({ maxLength: 100 })
-  @IsString()
-  @IsNotEmpty()
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxChars(100)
+  @NonBlankText(100)
   name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
@@ -35,24 +32,10 @@ export class CreatePowerGroupDto {
   logoUrl?: string | null;
 }
 
-export class UpdatePowerGroupDto {
+/** Every field optional; description and logoUrl can be cleared with null, the name cannot. */
+export class UpdatePowerGroupDto extends PartialType(OmitType(CreatePowerGroupDto, ['name'] as const)) {
   @ApiPropertyOptional({ maxLength: 100 })
   @OptionalNonNull()
-  @IsString()
-  @IsNotEmpty()
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxChars(100)
+  @NonBlankText(100)
   name?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @IsOptional()
-  @IsString()
-  @MaxChars(500)
-  description?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
-  @IsOptional()
-  @IsString()
-  @MaxChars(500)
-  logoUrl?: string | null;
 }

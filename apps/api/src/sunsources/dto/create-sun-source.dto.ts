@@ -1,19 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsNotEmpty,
-  IsNumber,
-  IsOptional,
-  IsString,
-  IsUrl,
-  IsUUID,
-  Length,
-  Matches,
-  Max,
-  Min,
-} from 'class-validator';
+import { IsIn, IsNumber, IsOptional, IsString, IsUrl, IsUUID, Length, Max, Min } from 'class-validator';
 import { CONNECTION_TYPES, ConnectionType } from '@solar/domain';
-import { CurrencyCode, IsoDateTime, MaxChars, MaxDecimals } from '@solar/platform';
+import { CurrencyCode, IsoDateTime, MaxChars, MaxDecimals, NonBlankText } from '@solar/platform';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 export const MAX_MONEY = 999_999_999_999.99;
@@ -23,10 +11,7 @@ export const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: tru
 
 export class CreateSunSourceDto {
   @ApiProperty({ maxLength: 200 })
-  @IsString()
-  @IsNotEmpty()
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxChars(200)
+  @NonBlankText(200)
   name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
