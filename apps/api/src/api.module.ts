@@ -8,10 +8,12 @@ import { HealthModule, LoggingModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
 import { AdminModule } from './admin/admin.module';
 import { AuthApiModule } from './auth/auth-api.module';
+import { ExportModule } from './export/export.module';
 import { InternalMqttModule } from './internal-mqtt/internal-mqtt.module';
 import { PowerGroupsApiModule } from './powergroups/power-groups-api.module';
 import { SettingsApiModule } from './settings/settings-api.module';
 import { SunSourcesApiModule } from './sunsources/sun-sources-api.module';
+import { SyntheticDataModule } from './telemetry-data/debug/synthetic-data.module';
 import { UploadModule } from './upload/upload.module';
 import { WebhookModule } from './webhook/webhook.module';
 
@@ -41,6 +43,8 @@ export class ApiModule {
         UploadModule,
         WebhookModule,
         InternalMqttModule,
+        ExportModule,
+        SyntheticDataModule,
       ],
       providers: [
         // Deny by default: a session first, then the roles a route declares.

@@ -18,3 +18,4 @@ export * from './storage/telemetry-partitions';
 export * from './storage/telemetry-point';
 export * from './storage/telemetry-writer';
 export * from './telemetry-ingestion.module';
+export * from './query/sun-source-metrics';

@@ -1,0 +1,55 @@
+import { CODE_FIELDS, NUMERIC_FIELDS, NumericField, TEXT_FIELDS } from '../telemetry-fields';
+
+/** The numeric fields of SunSourceMetricsDto (SPEC.md §2.3), in its order. */
+export const METRICS_NUMERIC_FIELDS = [
+  'stateOfCharge',
+  'stateOfHealth',
+  'batteryVoltage',
+  'batteryCurrent',
+  'batteryTemperature',
+  'solarVoltage',
+  'solarCurrent',
+  'solarPower',
+  'outputVoltage',
+  'outputCurrent',
+  'loadPower',
+  'loadPercentage',
+  'gridVoltage',
+  'gridFrequency',
+  'dailyEnergyProduced',
+  'dailyEnergyConsumed',
+  'totalEnergyProduced',
+] as const satisfies readonly NumericField[];
+
+type MetricsNumericField = (typeof METRICS_NUMERIC_FIELDS)[number];
+
+/** SunSourceMetricsDto of SPEC.md §2.3: one stored data point. */
+export type SunSourceMetrics = { sunSourceId: string; timestamp: string } & {
+  [K in MetricsNumericField]: number | null;
+} & {
+  operatingMode: string | null;
+  deviceStatus: string | null;
+  faultCodes: string[] | null;
+  warningCodes: string[] | null;
+};
+
+const columnOf = (name: string) =>
+  [...NUMERIC_FIELDS, ...TEXT_FIELDS, ...CODE_FIELDS].find((field) => field.name === name)!.column;
+
+/** The SELECT list that `toSunSourceMetrics` reads, for a table aliased `alias`. */
+export function metricsColumns(alias = 't'): string {
+  return [
+    `${alias}.sun_source_id AS "sunSourceId"`,
+    `${alias}.ts AS "ts"`,
+    ...[...METRICS_NUMERIC_FIELDS, 'operatingMode', 'deviceStatus', 'faultCodes', 'warningCodes'].map(
+      (name) => `${alias}.${columnOf(name)} AS "${name}"`,
+    ),
+  ].join(', ');
+}
+
+export type MetricsRow = Omit<SunSourceMetrics, 'timestamp'> & { ts: Date };
+
+export function toSunSourceMetrics(row: MetricsRow): SunSourceMetrics {
+  const { ts, sunSourceId, ...values } = row;
+  return { sunSourceId, timestamp: ts.toISOString(), ...values };
+}
