@@ -1,15 +1,23 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
-import { ClockModule } from '@solar/domain';
+import { ClockModule, SunSourcesModule } from '@solar/domain';
 import { HealthModule, LoggingModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
+import { TelemetryIngestionModule } from '@solar/telemetry';
+import { EmbeddedBrokerModule } from './broker/embedded-broker.module';
 import { BrokerConnectionModule } from './broker-connection.module';
 import { BrokerHealthCheck } from './broker-health.check';
+import { IngestorShutdown } from './ingestor-shutdown';
+import { MqttTelemetryConsumer } from './telemetry/mqtt-telemetry-consumer.service';
+import { SourceExistenceCache } from './telemetry/source-existence-cache';
+import { TelemetryController } from './telemetry/telemetry.controller';
+import { TelemetryMqttServer } from './transport/telemetry-mqtt.server';
 
 @Module({})
 export class IngestorModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `transport` is the app's MQTT transport, created before the app so shutdown can stop it first. */
+  static forRoot(config: AppConfig, transport: TelemetryMqttServer): DynamicModule {
     return {
       module: IngestorModule,
       imports: [
@@ -20,6 +28,16 @@ export class IngestorModule {
         ClockModule,
         BrokerConnectionModule,
         HealthModule.forRoot({ checks: [BrokerHealthCheck] }),
+        SunSourcesModule,
+        TelemetryIngestionModule,
+        ...(config.mqtt.embeddedBroker ? [EmbeddedBrokerModule] : []),
+      ],
+      controllers: [TelemetryController],
+      providers: [
+        { provide: TelemetryMqttServer, useValue: transport },
+        SourceExistenceCache,
+        MqttTelemetryConsumer,
+        IngestorShutdown,
       ],
     };
   }

@@ -1,10 +1,12 @@
 import { CreateUsers1764000000000 } from './1764000000000-create-users';
 import { CreateSourcesGroupsPricesSettings1764100000000 } from './1764100000000-create-sources-groups-prices-settings';
 import { CreateTelemetry1764200000000 } from './1764200000000-create-telemetry';
+import { TolerateConcurrentPartitionCreation1764300000000 } from './1764300000000-tolerate-concurrent-partition-creation';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
   CreateUsers1764000000000,
   CreateSourcesGroupsPricesSettings1764100000000,
   CreateTelemetry1764200000000,
+  TolerateConcurrentPartitionCreation1764300000000,
 ];

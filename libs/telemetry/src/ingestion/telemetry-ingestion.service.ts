@@ -4,7 +4,7 @@ import { ServiceUnavailableError } from '@solar/domain';
 import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
 import { TelemetryWriter } from '../storage/telemetry-writer';
-import { TelemetryWindows } from './telemetry-windows';
+import { TelemetryWindows, WindowVerdict } from './telemetry-windows';
 
 export type IngestOutcome =
   | { status: 'stored' }
@@ -15,6 +15,7 @@ export type IngestOutcome =
 export const UNSTORABLE_TEXT =
   'Payload contains characters that cannot be stored (NUL or unpaired surrogates)';
 export const TOO_DEEP = 'Payload nested too deeply';
+export const NOT_STORED = 'Telemetry could not be stored. Retry later.';
 /** PostgreSQL parses jsonb recursively; a payload nested deeper than this is not worth a stack. */
 const MAX_RAW_DEPTH = 32;
 
@@ -39,7 +40,12 @@ export class TelemetryIngestion {
     if (unstorable) return { status: 'rejected', reason: 'unstorable', message: unstorable };
     const ts = normalized.telemetry.timestamp ?? receivedAt;
     const fingerprint = fingerprintOf(ts, values);
-    const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+    let verdict: WindowVerdict;
+    try {
+      verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+    } catch (error) {
+      throw new ServiceUnavailableError(NOT_STORED, { cause: error });
+    }
     if (verdict !== 'admitted') return { status: verdict };
 
     let stored: boolean;
@@ -47,7 +53,7 @@ export class TelemetryIngestion {
       stored = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw });
     } catch (error) {
       await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
-      throw new ServiceUnavailableError('Telemetry could not be stored. Retry later.', { cause: error });
+      throw new ServiceUnavailableError(NOT_STORED, { cause: error });
     }
     // Not stored although admitted: that source and timestamp were stored before the windows saw it.
     return stored ? { status: 'stored' } : { status: 'duplicate' };

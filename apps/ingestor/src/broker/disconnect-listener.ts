@@ -1,0 +1,48 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { disconnectChannel } from '@solar/domain';
+import { EmbeddedBroker } from './embedded-broker';
+
+/**
+ * Hears the api's "drop this source's devices" (key regenerated, source deleted or switched
+ * off) on Redis and applies it to the embedded broker. A subscribed connection can do nothing
+ * else, so it is a connection of its own; channel names carry the key prefix already.
+ */
+@Injectable()
+export class DisconnectListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(DisconnectListener.name);
+  private subscriber: Redis | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly broker: EmbeddedBroker,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const channel = disconnectChannel(this.config);
+    const subscriber = new Redis(this.config.redisUrl);
+    this.subscriber = subscriber;
+    subscriber.on('error', (error) => this.logger.warn({ err: error }, 'Redis subscriber error'));
+    subscriber.on('message', (from: string, message: string) => {
+      if (from !== channel) return;
+      const sunSourceId = parseSourceId(message);
+      if (sunSourceId) this.broker.disconnectSource(sunSourceId);
+      else this.logger.warn('malformed device disconnect message ignored');
+    });
+    await subscriber.subscribe(channel);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  }
+}
+
+function parseSourceId(message: string): string | undefined {
+  try {
+    const { sunSourceId } = JSON.parse(message) as { sunSourceId?: unknown };
+    return typeof sunSourceId === 'string' ? sunSourceId : undefined;
+  } catch {
+    return undefined;
+  }
+}

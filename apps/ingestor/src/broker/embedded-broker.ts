@@ -1,0 +1,165 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Aedes, AedesOptions, Client } from 'aedes';
+import { createServer, Server } from 'node:net';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { deviceIdentity, ingestorCredentials, secretsEqual } from '@solar/domain';
+import { brokerListenAddress } from './broker-address';
+import { BrokerAccessClient, ClientAuthentication } from './broker-access.client';
+
+/** Room for `src-{uuid}` (40) and `solar-ingestor-{host}-{pid}`; MQTT 3.1.1 brokers may allow more than 23. */
+const MAX_CLIENT_ID_LENGTH = 256;
+
+interface Session {
+  username: string;
+  superuser: boolean;
+}
+
+/**
+ * `EMBEDDED_BROKER=true`: an MQTT broker inside the ingestor, on `MQTT_URL`'s host and port, for
+ * a single-machine install without EMQX. It applies the api's verdicts exactly as EMQX does
+ * (docker/emqx/emqx.conf): every CONNECT through `/api/internal/mqtt/auth`, every device PUBLISH
+ * through `/acl`; a refused publish drops the client. Superusers (the ingestor) may subscribe
+ * and publish anything; devices may not subscribe at all.
+ *
+ * The ingestor's own account is checked here, against the same credentials the api holds, so
+ * the ingestor reaches its broker whether or not the api is up yet.
+ */
+@Injectable()
+export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(EmbeddedBroker.name);
+  private readonly sessions = new WeakMap<Client, Session>();
+  private readonly clients = new Set<Client>();
+  private broker: Aedes | undefined;
+  private server: Server | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly access: BrokerAccessClient,
+  ) {}
+
+  /** Before the MQTT transport connects: `main.ts` starts the microservice after `init`. */
+  async onApplicationBootstrap(): Promise<void> {
+    const { host, port } = brokerListenAddress(this.config.mqtt.url);
+    const broker = await Aedes.createBroker(this.options());
+    broker.on('clientReady', (client) => this.clients.add(client));
+    broker.on('clientDisconnect', (client) => this.clients.delete(client));
+    broker.on('clientError', (client, error) =>
+      this.logger.debug({ clientId: client.id, err: error }, 'MQTT client error'),
+    );
+    const server = createServer(broker.handle);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (error) => this.logger.error({ err: error }, 'embedded MQTT broker error'));
+    this.broker = broker;
+    this.server = server;
+    this.logger.log({ msg: 'embedded MQTT broker listening', host, port });
+    if (this.config.mqtt.sharedGroup) {
+      this.logger.warn(
+        'MQTT_SHARED_GROUP is ignored with EMBEDDED_BROKER: the embedded broker has no shared subscriptions',
+      );
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Drops every client of the source (either username form): its key changed, or it is gone. */
+  disconnectSource(sunSourceId: string): number {
+    const dropped = [...this.clients].filter(
+      (client) => deviceIdentity(this.sessions.get(client)?.username ?? '')?.sunSourceId === sunSourceId,
+    );
+    for (const client of dropped) this.close(client);
+    if (dropped.length > 0) {
+      this.logger.log({ msg: 'MQTT clients disconnected', sunSourceId, clients: dropped.length });
+    }
+    return dropped.length;
+  }
+
+  /**
+   * First step of shutdown: no new connections, and devices are dropped, so nothing more is
+   * acknowledged to them while the ingestor unsubscribes. They resend to the next broker.
+   */
+  closeDeviceConnections(): void {
+    this.server?.close();
+    for (const client of this.clients) {
+      if (!this.sessions.get(client)?.superuser) this.close(client);
+    }
+  }
+
+  /** Closes the listener and every remaining client. Idempotent. */
+  stop(): Promise<void> {
+    const { broker, server } = this;
+    if (!broker || !server) return Promise.resolve();
+    this.closed ??= (async () => {
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await serverClosed;
+    })();
+    return this.closed;
+  }
+
+  private options(): AedesOptions {
+    return {
+      maxClientsIdLength: MAX_CLIENT_ID_LENGTH,
+      authenticate: (client, username, password, done) => {
+        const credentials = { username: username ?? '', password: password?.toString('utf8') ?? '' };
+        this.authenticate(client.id, credentials.username, credentials.password).then(
+          (verdict) => {
+            if (verdict === 'deny') {
+              this.logger.debug(
+                { clientId: client.id, username: credentials.username },
+                'MQTT connect refused',
+              );
+              return done(null, false);
+            }
+            this.sessions.set(client, { username: credentials.username, superuser: verdict === 'superuser' });
+            done(null, true);
+          },
+          () => done(null, false),
+        );
+      },
+      authorizePublish: (client, packet, done) => {
+        if (!client) return done(null); // the broker's own messages
+        const session = this.sessions.get(client);
+        if (session?.superuser) return done(null);
+        if (!session) return done(new Error('not authenticated'));
+        this.access.mayPublish(client.id, session.username, packet.topic).then(
+          (allowed) => {
+            if (!allowed) {
+              this.logger.debug({ clientId: client.id, topic: packet.topic }, 'MQTT publish refused');
+            }
+            done(allowed ? null : new Error('publish not authorized'));
+          },
+          () => done(new Error('publish not authorized')),
+        );
+      },
+      // A null subscription is a refusal: SUBACK 0x80, the client stays connected.
+      authorizeSubscribe: (client, subscription, done) =>
+        done(null, this.sessions.get(client)?.superuser ? subscription : null),
+    };
+  }
+
+  private async authenticate(
+    clientId: string,
+    username: string,
+    password: string,
+  ): Promise<ClientAuthentication> {
+    const ingestor = ingestorCredentials(this.config);
+    if (username === ingestor.username) {
+      return secretsEqual(password, ingestor.password) ? 'superuser' : 'deny';
+    }
+    return this.access.authenticate(clientId, username, password);
+  }
+
+  private close(client: Client): void {
+    this.clients.delete(client);
+    client.close();
+  }
+}

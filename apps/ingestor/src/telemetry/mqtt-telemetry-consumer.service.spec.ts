@@ -1,0 +1,83 @@
+import { Logger } from '@nestjs/common';
+import { AppConfig } from '@solar/config';
+import { ServiceUnavailableError } from '@solar/domain';
+import { IngestOutcome, TelemetryIngestion } from '@solar/telemetry';
+import { MAX_PAYLOAD_BYTES, MqttTelemetryConsumer } from './mqtt-telemetry-consumer.service';
+import { SourceExistenceCache } from './source-existence-cache';
+
+const ID = '0b6f5c1e-8d0a-4c55-9a53-2f1f1d1f6a10';
+const TOPIC = `solar/sources/${ID}/data`;
+const config = { mqtt: { topicPrefix: 'solar' } } as AppConfig;
+
+/** Storage that fails `failures` times, then stores; and a source list. */
+function consumerWith(options: { failures?: number; known?: string[] } = {}) {
+  let failures = options.failures ?? 0;
+  const ingested: unknown[] = [];
+  const ingestion = {
+    ingest: async (_id: string, payload: unknown): Promise<IngestOutcome> => {
+      if (failures > 0) {
+        failures -= 1;
+        throw new ServiceUnavailableError('storage down');
+      }
+      ingested.push(payload);
+      return { status: 'stored' };
+    },
+  } as unknown as TelemetryIngestion;
+  const sources = {
+    exists: async (id: string) => (options.known ?? [ID]).includes(id),
+  } as SourceExistenceCache;
+  return { consumer: new MqttTelemetryConsumer(sources, ingestion, config), ingested };
+}
+
+const message = (payload: string | Buffer, topic = TOPIC) => ({
+  topic,
+  payload: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+  receivedAt: new Date(),
+});
+
+describe('MqttTelemetryConsumer', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it('ingests JSON for a known source, and sorts out the rest', async () => {
+    const { consumer, ingested } = consumerWith();
+    await consumer.consume(message('{"soc": 50}'));
+    await consumer.consume(message('{"soc": 50}', 'other/topic'));
+    await consumer.consume(message('{"soc": 50}', `solar/sources/${ID.replace('0b', 'ff')}/data`));
+    await consumer.consume(message('{"soc": '));
+    await consumer.consume(message(Buffer.alloc(MAX_PAYLOAD_BYTES + 1, 0x20)));
+    expect(ingested).toEqual([{ soc: 50 }]);
+    expect(consumer.outcomes()).toEqual({
+      stored: 1,
+      throttled: 0,
+      duplicate: 0,
+      rejected: 2,
+      ignored: 2,
+      lost: 0,
+    });
+  });
+
+  it('retries while storage is unavailable, then stores once', async () => {
+    const { consumer, ingested } = consumerWith({ failures: 2 });
+    await consumer.consume(message('{"soc": 51}'));
+    expect(ingested).toEqual([{ soc: 51 }]);
+    expect(consumer.outcomes()).toMatchObject({ stored: 1, lost: 0 });
+  });
+
+  it('at shutdown waits for messages in flight, then gives up on them and counts them lost', async () => {
+    const { consumer } = consumerWith({ failures: Number.POSITIVE_INFINITY });
+    const consumed = consumer.consume(message('{"soc": 52}'));
+    await consumer.settle(150);
+    await consumed;
+    expect(consumer.outcomes()).toMatchObject({ stored: 0, lost: 1 });
+  });
+
+  it('at shutdown returns as soon as nothing is in flight', async () => {
+    const { consumer } = consumerWith({ failures: 1 });
+    const consumed = consumer.consume(message('{"soc": 53}'));
+    const started = Date.now();
+    await consumer.settle(10_000);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await consumed;
+    expect(consumer.outcomes()).toMatchObject({ stored: 1, lost: 0 });
+  });
+});

@@ -1,0 +1,157 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { ServiceUnavailableError, sourceIdOfTopic } from '@solar/domain';
+import { TelemetryIngestion } from '@solar/telemetry';
+import { TelemetryMessage } from '../transport/telemetry-message';
+import { MessageOutcome, OutcomeCounts, OutcomeTally } from './outcome-tally';
+import { retryDelay } from './retry-delay';
+import { SourceExistenceCache } from './source-existence-cache';
+
+/** The webhook's limit (SPEC.md §8), applied to MQTT payloads too. */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+export const SUMMARY_INTERVAL_MS = 60_000;
+/** How long shutdown waits for messages still being stored (retrying while storage is down). */
+export const SETTLE_TIMEOUT_MS = 30_000;
+
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * One MQTT telemetry message, from topic to stored row (SPEC.md §1): the source id from the
+ * topic, the 64 KB limit, the cached existence check, JSON, then the shared ingestion path.
+ * The broker has been acknowledged already, so a message is never given up while storage is
+ * down: it is retried with backoff until stored, or until shutdown has waited long enough.
+ */
+@Injectable()
+export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(MqttTelemetryConsumer.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly tally = new OutcomeTally();
+  private readonly giveUp = new AbortController();
+  private summaryTimer: NodeJS.Timeout | undefined;
+  private storageDown = false;
+
+  constructor(
+    private readonly sources: SourceExistenceCache,
+    private readonly ingestion: TelemetryIngestion,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    // Every retrying message waits on this signal.
+    setMaxListeners(0, this.giveUp.signal);
+  }
+
+  onApplicationBootstrap(): void {
+    this.summaryTimer = setInterval(() => this.logSummary(), SUMMARY_INTERVAL_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.summaryTimer);
+    this.giveUp.abort(); // nothing retries past the connections' end
+    this.logSummary();
+  }
+
+  /** Resolves once the message is dealt with; never rejects. */
+  consume(message: TelemetryMessage): Promise<void> {
+    const work: Promise<void> = this.process(message)
+      .then((outcome) => this.tally.count(outcome))
+      .catch((error: unknown) => {
+        this.tally.count('lost');
+        // Given up at shutdown: `settle` reports those in one line.
+        if (!this.giveUp.signal.aborted) {
+          this.logger.error({ err: error, topic: message.topic }, 'telemetry message lost');
+        }
+      })
+      .finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+    return work;
+  }
+
+  /** Counts since start (tests, diagnostics). */
+  outcomes(): OutcomeCounts {
+    return this.tally.totals();
+  }
+
+  /**
+   * Shutdown, once no more messages arrive: waits for those in flight, up to 30 s, then stops
+   * their retries and reports how many were lost.
+   */
+  async settle(timeoutMs = SETTLE_TIMEOUT_MS): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    const timeout = new AbortController();
+    const settled = await Promise.race([
+      Promise.allSettled([...this.inFlight]).then(() => true),
+      sleep(timeoutMs, false, { signal: timeout.signal }).catch(() => false),
+    ]);
+    timeout.abort();
+    if (settled) return;
+    const lost = this.inFlight.size;
+    this.giveUp.abort();
+    this.logger.error({ lost }, 'shutdown: telemetry still not stored after waiting, giving it up');
+  }
+
+  private async process({ topic, payload, receivedAt }: TelemetryMessage): Promise<MessageOutcome> {
+    const sunSourceId = sourceIdOfTopic(this.config.mqtt.topicPrefix, topic);
+    if (!sunSourceId) return 'ignored';
+    if (payload.length > MAX_PAYLOAD_BYTES) {
+      this.logger.debug({ sunSourceId, bytes: payload.length }, 'telemetry payload over 64 KB dropped');
+      return 'rejected';
+    }
+    return this.retryWhileUnavailable(async () => {
+      if (!(await this.sources.exists(sunSourceId))) return 'ignored';
+      const data = parseJson(payload);
+      if (data === NOT_JSON) {
+        this.logger.debug({ sunSourceId }, 'malformed telemetry JSON dropped');
+        return 'rejected';
+      }
+      const outcome = await this.ingestion.ingest(sunSourceId, data, receivedAt);
+      if (outcome.status === 'rejected') {
+        this.logger.debug({ sunSourceId, reason: outcome.reason }, 'telemetry rejected');
+      }
+      return outcome.status;
+    });
+  }
+
+  private async retryWhileUnavailable(attempt: () => Promise<MessageOutcome>): Promise<MessageOutcome> {
+    for (let retry = 0; ; retry += 1) {
+      try {
+        const outcome = await attempt();
+        if (retry > 0) this.storageRecovered();
+        return outcome;
+      } catch (error) {
+        if (!(error instanceof ServiceUnavailableError)) throw error;
+        this.storageFailed(error);
+        // Rejects once shutdown gives up: the message counts as lost.
+        await sleep(retryDelay(retry), undefined, { signal: this.giveUp.signal });
+      }
+    }
+  }
+
+  private storageFailed(error: ServiceUnavailableError): void {
+    if (this.storageDown) return;
+    this.storageDown = true;
+    this.logger.warn(
+      { err: error.cause ?? error },
+      'telemetry storage unavailable: retrying messages with backoff',
+    );
+  }
+
+  private storageRecovered(): void {
+    if (!this.storageDown) return;
+    this.storageDown = false;
+    this.logger.log('telemetry storage available again');
+  }
+
+  private logSummary(): void {
+    const counts = this.tally.takeSummary();
+    if (counts) this.logger.log({ ...counts, inFlight: this.inFlight.size }, 'mqtt telemetry summary');
+  }
+}
+
+function parseJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return NOT_JSON;
+  }
+}

@@ -1,0 +1,347 @@
+jest.mock('aedes', () =>
+  jest.requireActual<typeof import('./support/native-aedes')>('./support/native-aedes').loadAedesNatively(),
+);
+
+import { INestApplication } from '@nestjs/common';
+import Redis from 'ioredis';
+import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AddressInfo, createServer } from 'node:net';
+import { Client } from 'pg';
+import request from 'supertest';
+import { AppConfig } from '@solar/config';
+import { ingestorCredentials } from '@solar/domain';
+import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
+import { createApiApp } from '../../api/src/create-api-app';
+import { Http, signUp } from '../../api/test/support/api-harness';
+import { createIngestorApp } from '../src/create-ingestor-app';
+import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
+import { OutcomeCounts } from '../src/telemetry/outcome-tally';
+import { SOURCE_EXISTENCE_TTL_MS, sourceExistenceKey } from '../src/telemetry/source-existence-cache';
+
+interface Source {
+  id: string;
+  topic: string;
+  clientId: string;
+  key: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const closed = (client: MqttClient) => new Promise<void>((resolve) => client.once('close', () => resolve()));
+
+describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () => {
+  let env: TestEnvironment;
+  let api: INestApplication;
+  let http: Http;
+  let ingestor: INestApplication;
+  let ingestorConfig: AppConfig;
+  let brokerUrl: string;
+  let db: Client;
+  let redis: Redis;
+  let cookie: string;
+  let ingestorRunning = false;
+  const devices: MqttClient[] = [];
+
+  beforeAll(async () => {
+    env = await createTestEnvironment();
+    api = await createApiApp(env.config);
+    await api.listen(0, '127.0.0.1');
+    http = request(api.getHttpServer());
+    const apiPort = (api.getHttpServer().address() as AddressInfo).port;
+    brokerUrl = `mqtt://127.0.0.1:${await freePort()}`;
+    ingestorConfig = env.configWith({ PORT: String(apiPort), EMBEDDED_BROKER: 'true', MQTT_URL: brokerUrl });
+    ingestor = await createIngestorApp(ingestorConfig);
+    await ingestor.startAllMicroservices();
+    ingestorRunning = true;
+    db = new Client({ connectionString: env.config.databaseUrl });
+    await db.connect();
+    redis = new Redis(TEST_REDIS_URL, { keyPrefix: env.config.redisKeyPrefix });
+    ({ cookie } = await signUp(http, env.mail));
+  });
+
+  afterEach(async () => {
+    await Promise.all(devices.splice(0).map((device) => device.endAsync(true)));
+  });
+
+  afterAll(async () => {
+    if (ingestorRunning) await ingestor.close();
+    await api?.close();
+    await db?.end();
+    redis?.disconnect();
+    await env?.teardown();
+  });
+
+  async function createSource(connectionType: 'MQTT' | 'Webhook' = 'MQTT'): Promise<Source> {
+    const response = await http
+      .post('/api/sunsources')
+      .set('Cookie', cookie)
+      .send({ name: `${connectionType} source`, connectionType })
+      .expect(201);
+    const details = response.body.connectionDetails as Record<string, string | null>;
+    return {
+      id: response.body.id,
+      topic: details.mqttTopic ?? '',
+      clientId: details.mqttClientId ?? '',
+      key: details.mqttApiKey ?? '',
+    };
+  }
+
+  function connect(options: IClientOptions): Promise<MqttClient> {
+    return connectAsync(brokerUrl, { reconnectPeriod: 0, connectTimeout: 5000, ...options }).then(
+      (client) => {
+        devices.push(client);
+        return client;
+      },
+    );
+  }
+
+  const connectDevice = (source: Source, key = source.key) =>
+    connect({ clientId: source.clientId, username: source.clientId, password: key });
+
+  /** The ingestor's own account under another client id: may publish anywhere (SPEC.md §4.14). */
+  const connectSuperuser = () =>
+    connect({
+      clientId: `test-publisher-${randomBytes(3).toString('hex')}`,
+      ...ingestorCredentials(ingestorConfig),
+    });
+
+  async function rows(sunSourceId: string) {
+    const result = await db.query<{
+      ts: Date;
+      state_of_charge: number | null;
+      solar_power: number | null;
+      raw: unknown;
+    }>('SELECT ts, state_of_charge, solar_power, raw FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [
+      sunSourceId,
+    ]);
+    return result.rows;
+  }
+
+  const outcomes = (): OutcomeCounts => ingestor.get(MqttTelemetryConsumer).outcomes();
+  const handled = (counts: OutcomeCounts) => Object.values(counts).reduce((sum, n) => sum + n, 0);
+
+  /** Waits until the ingestor has dealt with `n` more messages than in `before`. */
+  async function handledSince(before: OutcomeCounts, n: number): Promise<OutcomeCounts> {
+    await waitFor(() => handled(outcomes()) >= handled(before) + n, `${n} messages handled`);
+    const now = outcomes();
+    return Object.fromEntries(
+      Object.entries(now).map(([k, v]) => [k, v - before[k as keyof OutcomeCounts]]),
+    ) as OutcomeCounts;
+  }
+
+  const at = (ms: number) => new Date(ms).toISOString();
+
+  it('stores what a device publishes on its own form B topic, normalized, with the raw payload', async () => {
+    const source = await createSource();
+    expect(source.topic).toBe(`solar/sources/${source.id}/data`);
+    const device = await connectDevice(source);
+    const payload = { soc: 55, pvPower: 1200, timestamp: at(Date.now() - 60_000) };
+    await device.publishAsync(source.topic, JSON.stringify(payload), { qos: 1 });
+    await waitFor(async () => (await rows(source.id)).length === 1, 'the row');
+    const [row] = await rows(source.id);
+    expect(row).toMatchObject({ state_of_charge: 55, solar_power: 1200, raw: payload });
+  });
+
+  it('accepts topic form A with the source id as username and sunsource_{short id} as client id', async () => {
+    const source = await createSource();
+    const device = await connect({
+      clientId: `sunsource_${source.id.slice(0, 8)}`,
+      username: source.id,
+      password: source.key,
+    });
+    await device.publishAsync(`sunsource/${source.id}/data`, JSON.stringify({ batteryLevel: 80 }), {
+      qos: 1,
+    });
+    await waitFor(async () => (await rows(source.id)).length === 1, 'the row');
+    expect((await rows(source.id))[0].state_of_charge).toBe(80);
+  });
+
+  it('refuses a wrong key, a borrowed client id and a Webhook source at connect', async () => {
+    const source = await createSource();
+    const webhook = await createSource('Webhook');
+    const wrongKey = `ak_${randomBytes(32).toString('hex')}`;
+    await expect(connectDevice(source, wrongKey)).rejects.toThrow(/Not authorized/);
+    await expect(
+      connect({ clientId: `src-${randomUUID()}`, username: source.clientId, password: source.key }),
+    ).rejects.toThrow(/Not authorized/);
+    await expect(
+      connect({ clientId: `src-${webhook.id}`, username: `src-${webhook.id}`, password: wrongKey }),
+    ).rejects.toThrow(/Not authorized/);
+    // The right key still works.
+    await expect(connectDevice(source)).resolves.toBeDefined();
+  });
+
+  it("drops a device that publishes to another source's topic, and stores nothing", async () => {
+    const [mine, theirs] = [await createSource(), await createSource()];
+    const device = await connectDevice(mine);
+    const dropped = closed(device);
+    device.publish(theirs.topic, JSON.stringify({ soc: 10 }), { qos: 1 });
+    await dropped;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await rows(theirs.id)).toEqual([]);
+    expect(await rows(mine.id)).toEqual([]);
+  });
+
+  it('does not let a device subscribe', async () => {
+    const source = await createSource();
+    const device = await connectDevice(source);
+    // SUBACK 0x80 for each filter, which mqtt.js reports as an error.
+    await expect(device.subscribeAsync([source.topic, '#'], { qos: 1 })).rejects.toMatchObject({
+      packet: { cmd: 'suback', granted: [128, 128] },
+    });
+    expect(device.connected).toBe(true);
+  });
+
+  it('drops live devices when the key is regenerated (old key refused, new one accepted) and when the source is deleted', async () => {
+    const source = await createSource();
+    const device = await connectDevice(source);
+    const dropped = closed(device);
+    const regenerated = await http
+      .post(`/api/sunsources/${source.id}/regenerate-mqtt-key`)
+      .set('Cookie', cookie)
+      .expect(200);
+    await dropped;
+    await expect(connectDevice(source)).rejects.toThrow(/Not authorized/);
+
+    const renewed = await connectDevice(source, regenerated.body.mqttApiKey);
+    const droppedAgain = closed(renewed);
+    await http.delete(`/api/sunsources/${source.id}`).set('Cookie', cookie).expect(204);
+    await droppedAgain;
+  });
+
+  it('ignores unknown sources and foreign topics, caches existence for 5 minutes, and keeps working', async () => {
+    const publisher = await connectSuperuser();
+    const unknown = randomUUID();
+    const before = outcomes();
+    await publisher.publishAsync(`solar/sources/${unknown}/data`, JSON.stringify({ soc: 5 }), { qos: 1 });
+    await publisher.publishAsync(`sunsource/${unknown}/data`, JSON.stringify({ soc: 6 }), { qos: 1 });
+    await publisher.publishAsync('solar/sources/not-a-uuid/data', JSON.stringify({ soc: 7 }), { qos: 1 });
+    await publisher.publishAsync('other/topic', JSON.stringify({ soc: 8 }), { qos: 1 });
+    expect(await handledSince(before, 3)).toMatchObject({ ignored: 3, stored: 0 });
+    expect(await rows(unknown)).toEqual([]);
+    expect(await redis.get(sourceExistenceKey(unknown))).toBe('0');
+    const ttl = await redis.pttl(sourceExistenceKey(unknown));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(SOURCE_EXISTENCE_TTL_MS);
+
+    const source = await createSource();
+    const device = await connectDevice(source);
+    await device.publishAsync(source.topic, JSON.stringify({ soc: 42 }), { qos: 1 });
+    await waitFor(async () => (await rows(source.id)).length === 1, 'the valid message stored');
+    expect(await redis.get(sourceExistenceKey(source.id))).toBe('1');
+  });
+
+  it('ignores a source that was cached as absent until the entry expires', async () => {
+    const source = await createSource();
+    // As if a message had come for this id just before the source was created.
+    await redis.set(sourceExistenceKey(source.id), '0', 'PX', SOURCE_EXISTENCE_TTL_MS);
+    const device = await connectDevice(source);
+    const before = outcomes();
+    await device.publishAsync(source.topic, JSON.stringify({ soc: 20, ts: at(Date.now() - 30_000) }), {
+      qos: 1,
+    });
+    expect(await handledSince(before, 1)).toMatchObject({ ignored: 1 });
+    expect(await rows(source.id)).toEqual([]);
+
+    await redis.del(sourceExistenceKey(source.id));
+    await device.publishAsync(source.topic, JSON.stringify({ soc: 21, ts: at(Date.now()) }), { qos: 1 });
+    await waitFor(async () => (await rows(source.id)).length === 1, 'the row');
+    expect((await rows(source.id))[0].state_of_charge).toBe(21);
+  });
+
+  it('throttles (one row per 10 s of device time) and drops duplicates and junk', async () => {
+    const source = await createSource();
+    const device = await connectDevice(source);
+    const start = Date.now() - 120_000;
+    const first = JSON.stringify({ soc: 50, timestamp: at(start) });
+    const before = outcomes();
+    await device.publishAsync(source.topic, first, { qos: 1 });
+    await handledSince(before, 1);
+    await device.publishAsync(source.topic, JSON.stringify({ soc: 51, timestamp: at(start + 1000) }), {
+      qos: 1,
+    });
+    await device.publishAsync(source.topic, first, { qos: 1 });
+    await device.publishAsync(source.topic, '{"soc": 5', { qos: 1 });
+    await device.publishAsync(source.topic, JSON.stringify({ soc: 52, pad: 'x'.repeat(70 * 1024) }), {
+      qos: 1,
+    });
+    await device.publishAsync(source.topic, JSON.stringify({ unknownField: 1 }), { qos: 1 });
+    expect(await handledSince(before, 6)).toEqual({
+      stored: 1,
+      throttled: 1,
+      duplicate: 1,
+      rejected: 3,
+      ignored: 0,
+      lost: 0,
+    });
+    const stored = await rows(source.id);
+    expect(stored).toHaveLength(1);
+    expect(stored[0].state_of_charge).toBe(50);
+  });
+
+  it('keeps retrying a message while storage fails, and stores it once storage is back', async () => {
+    const source = await createSource();
+    const device = await connectDevice(source);
+    // Makes every insert of this value fail, as a broken database would.
+    await db.query(
+      'ALTER TABLE telemetry ADD CONSTRAINT test_refuse_marker CHECK (state_of_charge IS DISTINCT FROM 12.5)',
+    );
+    const before = outcomes();
+    try {
+      await device.publishAsync(source.topic, JSON.stringify({ soc: 12.5 }), { qos: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(handled(outcomes())).toBe(handled(before));
+    } finally {
+      await db.query('ALTER TABLE telemetry DROP CONSTRAINT test_refuse_marker');
+    }
+    expect(await handledSince(before, 1)).toMatchObject({ stored: 1, lost: 0 });
+    expect((await rows(source.id)).map((row) => row.state_of_charge)).toEqual([12.5]);
+  });
+
+  // Last: it closes the ingestor.
+  it('loses nothing acknowledged on shutdown (app.close, the path SIGTERM takes)', async () => {
+    const source = await createSource();
+    const device = await connectDevice(source);
+    const start = Date.now() - 3 * DAY_MS;
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        device.publishAsync(
+          source.topic,
+          JSON.stringify({ soc: i % 100, timestamp: at(start + i * 10_000) }),
+          { qos: 1 },
+        ),
+      ),
+    );
+    ingestorRunning = false;
+    await ingestor.close();
+    const { rows: count } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM telemetry WHERE sun_source_id = $1',
+      [source.id],
+    );
+    expect(count[0].n).toBe(200);
+  });
+});

@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequestError, Clock, NotFoundError, SUN_SOURCE_NOT_FOUND, SunSourceEntity, SunSourceRepository } from '@solar/domain';
+import { DailySummary, toDailySummary, weeklySummaries } from './daily-summary';
+import { SunSourceMetrics, toSunSourceMetrics } from './sun-source-metrics';
+import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
+import { buildReport, ReportHour, TelemetryReport, toReportHour } from './telemetry-report';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** SPEC.md §8 and §4.3. */
+export const QueryLimits = {
+  aggregatedRangeDays: 90,
+  dailySummaryRangeDays: 400,
+  weeklyAboveDays: 60,
+  batchLatestSources: 50,
+} as const;
+
+export const REPORT_PERIODS = ['today', 'yesterday', 'week', 'custom'] as const;
+export type ReportPeriod = (typeof REPORT_PERIODS)[number];
+
+export interface RequestedRange {
+  start?: Date;
+  end?: Date;
+}
+
+export interface SourceStatistics {
+  sunSourceId: string;
+  name: string;
+  messageCount: number;
+  lastMessageTime: string | null;
+  latestMetrics: SunSourceMetrics | null;
+}
+
+export interface RawPayload {
+  timestamp: string;
+  receivedAt: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * The questions an owner asks of stored telemetry (SPEC.md §4.3, §4.4). Every method checks that
+ * the source is the caller's first: another user's source is "not found".
+ */
+@Injectable()
+export class TelemetryQueries {
+  constructor(
+    private readonly telemetry: TelemetryQueryRepository,
+    private readonly sources: SunSourceRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async latest(ownerId: string, sunSourceId: string): Promise<SunSourceMetrics> {
+    await this.ownedSource(ownerId, sunSourceId);
+    const row = await this.telemetry.latest(sunSourceId);
+    if (!row) throw new NotFoundError('No telemetry for this source yet');
+    return toSunSourceMetrics(row);
+  }
+
+  /** Newest first; the window defaults to the last 24 hours. */
+  async history(ownerId: string, sunSourceId: string, requested: RequestedRange, limit: number): Promise<SunSourceMetrics[]> {
+    await this.ownedSource(ownerId, sunSourceId);
+    const range = this.range(requested, DAY);
+    return (await this.telemetry.history(sunSourceId, range, limit)).map(toSunSourceMetrics);
+  }
+
+  /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
+  async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<ReportHour[]> {
+    await this.ownedSource(ownerId, sunSourceId);
+    const range = this.range(requested, 7 * DAY);
+    const longest = QueryLimits.aggregatedRangeDays * DAY;
+    if (range.end.getTime() - range.start.getTime() > longest) range.start = new Date(range.end.getTime() - longest);
+    return (await this.telemetry.hourly(sunSourceId, range)).map(toReportHour);
+  }
+
+  /** UTC days, or ISO weeks when the range exceeds 60 days; at most 400 days. */
+  async dailySummary(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<DailySummary[]> {
+    await this.ownedSource(ownerId, sunSourceId);
+    const range = this.range(requested, 7 * DAY);
+    const length = range.end.getTime() - range.start.getTime();
+    if (length > QueryLimits.dailySummaryRangeDays * DAY) throw new BadRequestError('Range exceeds 400 days');
+    const days = await this.telemetry.daily(sunSourceId, range);
+    return length > QueryLimits.weeklyAboveDays * DAY ? weeklySummaries(days) : days.map(toDailySummary);
+  }
+
+  /** The latest point of each of the caller's sources that reports fault or warning codes. */
+  async faults(ownerId: string): Promise<SunSourceMetrics[]> {
+    const latest = await this.telemetry.latestOfOwned(ownerId);
+    return latest
+      .filter((row) => (row.faultCodes?.length ?? 0) > 0 || (row.warningCodes?.length ?? 0) > 0)
+      .map(toSunSourceMetrics);
+  }
+
+  /** Other users' ids and sources without data are simply absent from the answer. */
+  async batchLatest(ownerId: string, ids: string[]): Promise<Record<string, SunSourceMetrics>> {
+    if (ids.length > QueryLimits.batchLatestSources) throw new BadRequestError('At most 50 source ids');
+    if (ids.length === 0) return {};
+    const latest = await this.telemetry.latestOfOwned(ownerId, [...new Set(ids)]);
+    return Object.fromEntries(latest.map((row) => [row.sunSourceId, toSunSourceMetrics(row)]));
+  }
+
+  async report(
+    ownerId: string,
+    sunSourceId: string,
+    period: ReportPeriod,
+    custom: RequestedRange,
+  ): Promise<TelemetryReport> {
+    const source = await this.ownedSource(ownerId, sunSourceId);
+    const range = this.reportRange(period, custom);
+    const [totals, days, hours, modes] = await Promise.all([
+      this.telemetry.summary(sunSourceId, range),
+      this.telemetry.daily(sunSourceId, range),
+      this.telemetry.hourly(sunSourceId, range),
+      this.telemetry.operatingModes(sunSourceId, range),
+    ]);
+    return buildReport({
+      source: { name: source.name, iconUrl: source.iconUrl },
+      period,
+      start: range.start,
+      end: range.end,
+      generatedAt: this.clock.now(),
+      totals,
+      days,
+      hours,
+      modes,
+    });
+  }
+
+  async statistics(ownerId: string): Promise<SourceStatistics[]> {
+    const [sources, activity, latest] = await Promise.all([
+      this.sources.listOwned(ownerId),
+      this.telemetry.activityOfOwned(ownerId),
+      this.telemetry.latestOfOwned(ownerId),
+    ]);
+    const latestBySource = new Map(latest.map((row) => [row.sunSourceId, toSunSourceMetrics(row)]));
+    const names = new Map(sources.map((source) => [source.id, source.name]));
+    return activity.map((entry) => ({
+      sunSourceId: entry.sunSourceId,
+      name: names.get(entry.sunSourceId) ?? '',
+      messageCount: entry.messageCount,
+      lastMessageTime: entry.lastMessageTime ? new Date(entry.lastMessageTime).toISOString() : null,
+      latestMetrics: latestBySource.get(entry.sunSourceId) ?? null,
+    }));
+  }
+
+  async count(ownerId: string, sunSourceId: string): Promise<number> {
+    await this.ownedSource(ownerId, sunSourceId);
+    return this.telemetry.count(sunSourceId);
+  }
+
+  async sizeBytes(ownerId: string, sunSourceId: string): Promise<number> {
+    await this.ownedSource(ownerId, sunSourceId);
+    return this.telemetry.sizeBytes(sunSourceId);
+  }
+
+  async rawPayloads(ownerId: string, sunSourceId: string, limit: number): Promise<RawPayload[]> {
+    await this.ownedSource(ownerId, sunSourceId);
+    return (await this.telemetry.rawPayloads(sunSourceId, limit)).map((row) => ({
+      timestamp: row.ts.toISOString(),
+      receivedAt: row.receivedAt.toISOString(),
+      payload: row.payload,
+    }));
+  }
+
+  async cleanup(ownerId: string, sunSourceId: string): Promise<number> {
+    await this.ownedSource(ownerId, sunSourceId);
+    return this.telemetry.deleteAll(sunSourceId);
+  }
+
+  async ownedSource(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {
+    const source = await this.sources.findOwned(ownerId, sunSourceId);
+    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return source;
+  }
+
+  /** `end` defaults to now and `start` to `defaultLength` before it. */
+  private range(requested: RequestedRange, defaultLength: number): TimeRange {
+    const end = requested.end ?? this.clock.now();
+    const start = requested.start ?? new Date(end.getTime() - defaultLength);
+    if (start > end) throw new BadRequestError('startTime must not be after endTime');
+    return { start, end };
+  }
+
+  /** Periods in UTC: today so far, all of yesterday, the last 7 days, or the given dates. */
+  private reportRange(period: ReportPeriod, custom: RequestedRange): TimeRange {
+    const now = this.clock.now();
+    const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    switch (period) {
+      case 'today':
+        return { start: midnight, end: now };
+      case 'yesterday':
+        return { start: new Date(midnight.getTime() - DAY), end: new Date(midnight.getTime() - 1) };
+      case 'week':
+        return { start: new Date(now.getTime() - 7 * DAY), end: now };
+      case 'custom': {
+        if (!custom.start || !custom.end) {
+          throw new BadRequestError('A custom report needs startDateParam and endDateParam');
+        }
+        const range = this.range(custom, 0);
+        if (range.end.getTime() - range.start.getTime() > QueryLimits.dailySummaryRangeDays * DAY) {
+          throw new BadRequestError('Range exceeds 400 days');
+        }
+        return range;
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { DailyRow, HourlyRow, RangeSummaryRow } from './telemetry-query.repository';
+
+/** The data report of SPEC.md §2.9. */
+export interface TelemetryReport {
+  source: { name: string; iconUrl: string | null };
+  period: string;
+  startDate: string;
+  endDate: string;
+  generatedAt: string;
+  dataPoints: number;
+  summary: ReportSummary;
+  hourlyData: ReportHour[];
+}
+
+export interface ReportSummary {
+  avgSolarPower: number | null;
+  maxSolarPower: number | null;
+  avgStateOfCharge: number | null;
+  minStateOfCharge: number | null;
+  avgBatteryVoltage: number | null;
+  avgLoadPower: number | null;
+  maxLoadPower: number | null;
+  totalEnergyProduced: number;
+  totalEnergyConsumed: number;
+  operatingModes: Array<{ mode: string; count: number; percentage: number }>;
+}
+
+/** One UTC hour of the report: SunSourceHistoricalDataDto plus load power and the sample count. */
+export interface ReportHour {
+  timestamp: string;
+  averageBatteryVoltage: number | null;
+  averageStateOfCharge: number | null;
+  averageSolarPower: number | null;
+  averageLoadPercentage: number | null;
+  averageLoadPower: number | null;
+  maxSolarPower: number | null;
+  maxLoadPower: number | null;
+  minStateOfCharge: number | null;
+  sampleCount: number;
+}
+
+export interface ReportInput {
+  source: { name: string; iconUrl: string | null };
+  period: string;
+  start: Date;
+  end: Date;
+  generatedAt: Date;
+  totals: RangeSummaryRow;
+  days: readonly DailyRow[];
+  hours: readonly HourlyRow[];
+  modes: ReadonlyArray<{ mode: string; count: number }>;
+}
+
+/**
+ * Energy of a range = the sum, over its UTC days, of each day's highest daily counter
+ * (SPEC.md §2.5); mode percentages are of the data points that reported a mode.
+ */
+export function buildReport(input: ReportInput): TelemetryReport {
+  const { totals } = input;
+  const withMode = input.modes.reduce((total, mode) => total + mode.count, 0);
+  const energy = (pick: (day: DailyRow) => number | null) =>
+    input.days.reduce((total, day) => total + (pick(day) ?? 0), 0);
+  return {
+    source: input.source,
+    period: input.period,
+    startDate: input.start.toISOString(),
+    endDate: input.end.toISOString(),
+    generatedAt: input.generatedAt.toISOString(),
+    dataPoints: totals.dataPoints,
+    summary: {
+      avgSolarPower: totals.avgSolarPower,
+      maxSolarPower: totals.maxSolarPower,
+      avgStateOfCharge: totals.avgStateOfCharge,
+      minStateOfCharge: totals.minStateOfCharge,
+      avgBatteryVoltage: totals.avgBatteryVoltage,
+      avgLoadPower: totals.avgLoadPower,
+      maxLoadPower: totals.maxLoadPower,
+      totalEnergyProduced: energy((day) => day.energyProduced),
+      totalEnergyConsumed: energy((day) => day.energyConsumed),
+      operatingModes: input.modes.map((mode) => ({
+        mode: mode.mode,
+        count: mode.count,
+        percentage: Math.round((mode.count / withMode) * 10_000) / 100,
+      })),
+    },
+    hourlyData: input.hours.map(toReportHour),
+  };
+}
+
+export function toReportHour(hour: HourlyRow): ReportHour {
+  return {
+    timestamp: hour.hour.toISOString(),
+    averageBatteryVoltage: hour.averageBatteryVoltage,
+    averageStateOfCharge: hour.averageStateOfCharge,
+    averageSolarPower: hour.averageSolarPower,
+    averageLoadPercentage: hour.averageLoadPercentage,
+    averageLoadPower: hour.averageLoadPower,
+    maxSolarPower: hour.maxSolarPower,
+    maxLoadPower: hour.maxLoadPower,
+    minStateOfCharge: hour.minStateOfCharge,
+    sampleCount: hour.sampleCount,
+  };
+}
