@@ -10,10 +10,12 @@ import { AdminModule } from './admin/admin.module';
 import { AuthApiModule } from './auth/auth-api.module';
 import { ExportModule } from './export/export.module';
 import { InternalMqttModule } from './internal-mqtt/internal-mqtt.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PowerGroupsApiModule } from './powergroups/power-groups-api.module';
 import { SettingsApiModule } from './settings/settings-api.module';
 import { SunSourcesApiModule } from './sunsources/sun-sources-api.module';
 import { SyntheticDataModule } from './telemetry-data/debug/synthetic-data.module';
+import { TelemetryDataModule } from './telemetry-data/telemetry-data.module';
 import { UploadModule } from './upload/upload.module';
 import { WebhookModule } from './webhook/webhook.module';
 
@@ -43,6 +45,8 @@ export class ApiModule {
         UploadModule,
         WebhookModule,
         InternalMqttModule,
+        MetricsModule,
+        TelemetryDataModule,
         ExportModule,
         SyntheticDataModule,
       ],

@@ -19,3 +19,8 @@ export * from './storage/telemetry-point';
 export * from './storage/telemetry-writer';
 export * from './telemetry-ingestion.module';
 export * from './query/sun-source-metrics';
+export * from './maintenance/telemetry-downsampler';
+export * from './query/daily-summary';
+export * from './query/telemetry-queries.service';
+export * from './query/telemetry-report';
+export * from './telemetry-query.module';

@@ -41,8 +41,20 @@ describe('isoWeekStart', () => {
 describe('weeklySummaries', () => {
   it('weights averages by the samples behind them, sums energy, keeps extremes', () => {
     const weeks = weeklySummaries([
-      day('2026-11-23', { solarPowerAvg: 100, solarPowerCount: 1, sampleCount: 1, socMin: 30, energyProduced: 4 }),
-      day('2026-11-24', { solarPowerAvg: 400, solarPowerCount: 3, sampleCount: 3, socMax: 95, energyProduced: 6 }),
+      day('2026-11-23', {
+        solarPowerAvg: 100,
+        solarPowerCount: 1,
+        sampleCount: 1,
+        socMin: 30,
+        energyProduced: 4,
+      }),
+      day('2026-11-24', {
+        solarPowerAvg: 400,
+        solarPowerCount: 3,
+        sampleCount: 3,
+        socMax: 95,
+        energyProduced: 6,
+      }),
       day('2026-11-30', { energyProduced: 7 }),
     ]);
     expect(weeks).toHaveLength(2);

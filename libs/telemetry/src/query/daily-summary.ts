@@ -56,16 +56,40 @@ export function weeklySummaries(days: readonly DailyRow[]): DailySummary[] {
   }
   return [...weeks.entries()].map(([date, rows]) => ({
     date,
-    solarPowerAvg: weighted(rows, (row) => row.solarPowerAvg, (row) => row.solarPowerCount),
+    solarPowerAvg: weighted(
+      rows,
+      (row) => row.solarPowerAvg,
+      (row) => row.solarPowerCount,
+    ),
     solarPowerMax: extreme(rows, (row) => row.solarPowerMax, Math.max),
-    loadPowerAvg: weighted(rows, (row) => row.loadPowerAvg, (row) => row.loadPowerCount),
+    loadPowerAvg: weighted(
+      rows,
+      (row) => row.loadPowerAvg,
+      (row) => row.loadPowerCount,
+    ),
     loadPowerMax: extreme(rows, (row) => row.loadPowerMax, Math.max),
-    socAvg: weighted(rows, (row) => row.socAvg, (row) => row.socCount),
+    socAvg: weighted(
+      rows,
+      (row) => row.socAvg,
+      (row) => row.socCount,
+    ),
     socMin: extreme(rows, (row) => row.socMin, Math.min),
     socMax: extreme(rows, (row) => row.socMax, Math.max),
-    voltageAvg: weighted(rows, (row) => row.voltageAvg, (row) => row.voltageCount),
-    gridVoltageAvg: weighted(rows, (row) => row.gridVoltageAvg, (row) => row.gridVoltageCount),
-    gridFreqAvg: weighted(rows, (row) => row.gridFreqAvg, (row) => row.gridFreqCount),
+    voltageAvg: weighted(
+      rows,
+      (row) => row.voltageAvg,
+      (row) => row.voltageCount,
+    ),
+    gridVoltageAvg: weighted(
+      rows,
+      (row) => row.gridVoltageAvg,
+      (row) => row.gridVoltageCount,
+    ),
+    gridFreqAvg: weighted(
+      rows,
+      (row) => row.gridFreqAvg,
+      (row) => row.gridFreqCount,
+    ),
     energyProduced: sum(rows, (row) => row.energyProduced),
     energyConsumed: sum(rows, (row) => row.energyConsumed),
     sampleCount: rows.reduce((total, row) => total + row.sampleCount, 0),

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError, Clock, NotFoundError, SUN_SOURCE_NOT_FOUND, SunSourceEntity, SunSourceRepository } from '@solar/domain';
+import {
+  BadRequestError,
+  Clock,
+  NotFoundError,
+  SUN_SOURCE_NOT_FOUND,
+  SunSourceEntity,
+  SunSourceRepository,
+} from '@solar/domain';
 import { DailySummary, toDailySummary, weeklySummaries } from './daily-summary';
 import { SunSourceMetrics, toSunSourceMetrics } from './sun-source-metrics';
 import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
@@ -58,7 +65,12 @@ export class TelemetryQueries {
   }
 
   /** Newest first; the window defaults to the last 24 hours. */
-  async history(ownerId: string, sunSourceId: string, requested: RequestedRange, limit: number): Promise<SunSourceMetrics[]> {
+  async history(
+    ownerId: string,
+    sunSourceId: string,
+    requested: RequestedRange,
+    limit: number,
+  ): Promise<SunSourceMetrics[]> {
     await this.ownedSource(ownerId, sunSourceId);
     const range = this.range(requested, DAY);
     return (await this.telemetry.history(sunSourceId, range, limit)).map(toSunSourceMetrics);
@@ -69,12 +81,17 @@ export class TelemetryQueries {
     await this.ownedSource(ownerId, sunSourceId);
     const range = this.range(requested, 7 * DAY);
     const longest = QueryLimits.aggregatedRangeDays * DAY;
-    if (range.end.getTime() - range.start.getTime() > longest) range.start = new Date(range.end.getTime() - longest);
+    if (range.end.getTime() - range.start.getTime() > longest)
+      range.start = new Date(range.end.getTime() - longest);
     return (await this.telemetry.hourly(sunSourceId, range)).map(toReportHour);
   }
 
   /** UTC days, or ISO weeks when the range exceeds 60 days; at most 400 days. */
-  async dailySummary(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<DailySummary[]> {
+  async dailySummary(
+    ownerId: string,
+    sunSourceId: string,
+    requested: RequestedRange,
+  ): Promise<DailySummary[]> {
     await this.ownedSource(ownerId, sunSourceId);
     const range = this.range(requested, 7 * DAY);
     const length = range.end.getTime() - range.start.getTime();

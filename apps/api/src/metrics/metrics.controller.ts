@@ -1,0 +1,98 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCookieAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
+import { TelemetryQueries } from '@solar/telemetry';
+import { DailySummaryDto, HourlyAggregateDto, SunSourceMetricsDto } from './dto/metrics.dto';
+import { HistoryQueryDto, TimeRangeQueryDto } from './dto/metrics-queries.dto';
+import { SourceIdListPipe } from './source-id-list.pipe';
+
+@ApiTags('metrics')
+@ApiCookieAuth()
+@Omni()
+@Controller('api/sunsourcemetrics')
+export class MetricsController {
+  constructor(private readonly queries: TelemetryQueries) {}
+
+  @Get('faults')
+  @ApiOkResponse({
+    type: SunSourceMetricsDto,
+    isArray: true,
+    description: 'Latest points that carry fault or warning codes',
+  })
+  faults(@CurrentUser() user: AuthenticatedUser): Promise<SunSourceMetricsDto[]> {
+    return this.queries.faults(user.id);
+  }
+
+  @Post('batch/latest')
+  @HttpCode(200)
+  @ApiBody({ schema: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 50 } })
+  @ApiOkResponse({
+    description: 'Source id → its latest point; other users’ ids and sources without data are left out',
+    schema: { type: 'object', additionalProperties: { $ref: getSchemaPath(SunSourceMetricsDto) } },
+  })
+  batchLatest(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(SourceIdListPipe) ids: string[],
+  ): Promise<Record<string, SunSourceMetricsDto>> {
+    return this.queries.batchLatest(user.id, ids);
+  }
+
+  @Get(':sunSourceId/latest')
+  @ApiOkResponse({ type: SunSourceMetricsDto })
+  @ApiNotFoundResponse({ description: 'No such source among yours, or no telemetry yet' })
+  latest(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+  ): Promise<SunSourceMetricsDto> {
+    return this.queries.latest(user.id, id);
+  }
+
+  @Get(':sunSourceId/history')
+  @ApiOkResponse({
+    type: SunSourceMetricsDto,
+    isArray: true,
+    description: 'Newest first; default: the last 24 hours',
+  })
+  history(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+    @Query() query: HistoryQueryDto,
+  ): Promise<SunSourceMetricsDto[]> {
+    return this.queries.history(user.id, id, { start: query.startTime, end: query.endTime }, query.limit);
+  }
+
+  @Get(':sunSourceId/aggregated')
+  @ApiOkResponse({
+    type: HourlyAggregateDto,
+    isArray: true,
+    description: 'UTC hours, oldest first; at most 90 days',
+  })
+  aggregated(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+    @Query() query: TimeRangeQueryDto,
+  ): Promise<HourlyAggregateDto[]> {
+    return this.queries.aggregated(user.id, id, { start: query.startTime, end: query.endTime });
+  }
+
+  @Get(':sunSourceId/daily-summary')
+  @ApiOkResponse({
+    type: DailySummaryDto,
+    isArray: true,
+    description: 'UTC days; ISO weeks beyond 60 days; 400 days at most',
+  })
+  dailySummary(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+    @Query() query: TimeRangeQueryDto,
+  ): Promise<DailySummaryDto[]> {
+    return this.queries.dailySummary(user.id, id, { start: query.startTime, end: query.endTime });
+  }
+}

@@ -1,0 +1,97 @@
+import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
+import { Clock } from '@solar/domain';
+import { TelemetryDownsampler, TelemetryQueries } from '@solar/telemetry';
+import {
+  CountDto,
+  DeletedCountDto,
+  DownsampleResultDto,
+  RawPayloadDto,
+  RawQueryDto,
+  ReportQueryDto,
+  SizeDto,
+  SourceStatisticsDto,
+  TelemetryReportDto,
+} from './dto/telemetry-data.dto';
+
+@ApiTags('telemetry data')
+@ApiCookieAuth()
+@Omni()
+@Controller('api/sunsourcedata')
+export class TelemetryDataController {
+  constructor(
+    private readonly queries: TelemetryQueries,
+    private readonly downsampler: TelemetryDownsampler,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get('report/:sunSourceId')
+  @ApiOkResponse({ type: TelemetryReportDto })
+  report(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+    @Query() query: ReportQueryDto,
+  ): Promise<TelemetryReportDto> {
+    return this.queries.report(user.id, id, query.period, {
+      start: query.startDateParam,
+      end: query.endDateParam,
+    });
+  }
+
+  @Post('downsample/:sunSourceId')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: DownsampleResultDto,
+    description: 'Data older than 30 days becomes 5-minute averages',
+  })
+  downsample(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+  ): Promise<DownsampleResultDto> {
+    return this.downsampler.downsampleOwned(user.id, id, this.clock.now());
+  }
+
+  @Delete('cleanup/:sunSourceId')
+  @ApiOkResponse({ type: DeletedCountDto })
+  async cleanup(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+  ): Promise<DeletedCountDto> {
+    return { deletedCount: await this.queries.cleanup(user.id, id) };
+  }
+
+  @Get('stats')
+  @ApiOkResponse({ type: SourceStatisticsDto, isArray: true })
+  stats(@CurrentUser() user: AuthenticatedUser): Promise<SourceStatisticsDto[]> {
+    return this.queries.statistics(user.id);
+  }
+
+  @Get('count/:sunSourceId')
+  @ApiOkResponse({ type: CountDto })
+  async count(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+  ): Promise<CountDto> {
+    return { count: await this.queries.count(user.id, id) };
+  }
+
+  @Get('size/:sunSourceId')
+  @ApiOkResponse({ type: SizeDto })
+  async size(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+  ): Promise<SizeDto> {
+    return { sizeBytes: await this.queries.sizeBytes(user.id, id) };
+  }
+
+  @Get('raw/:sunSourceId')
+  @ApiOkResponse({ type: RawPayloadDto, isArray: true, description: 'Newest first' })
+  raw(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) id: string,
+    @Query() query: RawQueryDto,
+  ): Promise<RawPayloadDto[]> {
+    return this.queries.rawPayloads(user.id, id, query.limit);
+  }
+}

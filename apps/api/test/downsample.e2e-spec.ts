@@ -1,0 +1,133 @@
+import { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
+import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
+import { Http, signUp, startApi } from './support/api-harness';
+
+const NOW = new Date('2026-06-10T12:00:00Z');
+const DAY = 86_400_000;
+const OLD = Date.UTC(2026, 4, 1, 10, 0, 0); // 2026-05-01 10:00, 40 days before NOW
+const at = (milliseconds: number) => new Date(milliseconds).toISOString();
+
+describe('downsampling (SPEC.md §4.12)', () => {
+  let env: TestEnvironment;
+  let app: INestApplication;
+  let http: Http;
+  let db: Client;
+  let cookie: string;
+
+  beforeAll(async () => {
+    env = await createTestEnvironment();
+    ({ app, http } = await startApi(env.config, new FakeClock(NOW)));
+    db = new Client({ connectionString: env.config.databaseUrl });
+    await db.connect();
+    ({ cookie } = await signUp(http, env.mail));
+  });
+
+  afterAll(async () => {
+    await db.end();
+    await app.close();
+    await env.teardown();
+  });
+
+  async function sourceWith(points: object[]): Promise<string> {
+    const created = await http
+      .post('/api/sunsources')
+      .set('Cookie', cookie)
+      .send({ name: 'S', connectionType: 'Webhook' })
+      .expect(201);
+    const { id } = created.body;
+    for (const point of points) {
+      const response = await http
+        .post(`/api/webhook/sunsource/${id}`)
+        .send({ key: created.body.connectionDetails.webhookSecret, ...point });
+      expect(response.body.stored).toBe(true);
+    }
+    return id;
+  }
+
+  const rows = async (id: string) =>
+    (
+      await db.query(
+        `SELECT ts, solar_power, state_of_charge, daily_energy_produced, operating_mode, fault_codes, raw
+           FROM telemetry WHERE sun_source_id = $1 ORDER BY ts`,
+        [id],
+      )
+    ).rows;
+
+  // Bucket A: three readings; B: two; C: one at its bucket's start (already compact);
+  // D: one reading off its bucket's start; then recent readings that must stay as they are.
+  const points = [
+    { timestamp: at(OLD), solarPower: 100, stateOfCharge: 50, dailyEnergyProduced: 1, mode: 'Solar' },
+    {
+      timestamp: at(OLD + 60_000),
+      solarPower: 200,
+      stateOfCharge: 52,
+      dailyEnergyProduced: 1.2,
+      mode: 'Solar',
+      faults: 'F1',
+    },
+    {
+      timestamp: at(OLD + 120_000),
+      solarPower: 600,
+      stateOfCharge: 54,
+      dailyEnergyProduced: 1.4,
+      mode: 'Battery',
+    },
+    { timestamp: at(OLD + 300_000), solarPower: 10, stateOfCharge: 60 },
+    { timestamp: at(OLD + 400_000), solarPower: 30, stateOfCharge: 62, faults: 'F2,F3' },
+    { timestamp: at(OLD + 3_600_000), solarPower: 7 },
+    { timestamp: at(OLD + 7_200_000 + 30_000), solarPower: 9 },
+    { timestamp: at(NOW.getTime() - 10 * DAY), solarPower: 1 },
+    { timestamp: at(NOW.getTime() - 10 * DAY + 20_000), solarPower: 2 },
+  ];
+
+  it('turns data older than 30 days into one row per 5 minutes, and leaves newer data alone', async () => {
+    const id = await sourceWith(points);
+    const response = await http.post(`/api/sunsourcedata/downsample/${id}`).set('Cookie', cookie).expect(200);
+    expect(response.body).toEqual({ bucketsWritten: 3, rowsRemoved: 6 });
+
+    const after = await rows(id);
+    expect(after.map((row) => [row.ts.toISOString(), row.solar_power])).toEqual([
+      [at(OLD), (100 + 200 + 600) / 3],
+      [at(OLD + 300_000), 20],
+      [at(OLD + 3_600_000), 7],
+      [at(OLD + 7_200_000), 9],
+      [at(NOW.getTime() - 10 * DAY), 1],
+      [at(NOW.getTime() - 10 * DAY + 20_000), 2],
+    ]);
+    expect(after[0]).toMatchObject({
+      state_of_charge: 52,
+      daily_energy_produced: 1.4, // counters keep the bucket's highest reading
+      operating_mode: 'Solar', // the most frequent
+      fault_codes: null, // those of the bucket's last reading
+      raw: { downsampled: true, samples: 3 },
+    });
+    expect(after[1]).toMatchObject({ fault_codes: ['F2', 'F3'], raw: { downsampled: true, samples: 2 } });
+    expect(after[2].raw).toEqual({ timestamp: at(OLD + 3_600_000), solarPower: 7 });
+  });
+
+  it('changes nothing when run again', async () => {
+    const id = await sourceWith(points);
+    await http.post(`/api/sunsourcedata/downsample/${id}`).set('Cookie', cookie).expect(200);
+    const before = await rows(id);
+    const again = await http.post(`/api/sunsourcedata/downsample/${id}`).set('Cookie', cookie).expect(200);
+    expect(again.body).toEqual({ bucketsWritten: 0, rowsRemoved: 0 });
+    expect(await rows(id)).toEqual(before);
+  });
+
+  it('is all or nothing: a failure halfway leaves the original rows', async () => {
+    const id = await sourceWith(points);
+    const before = await rows(id);
+    await db.query(
+      `ALTER TABLE telemetry ADD CONSTRAINT refuse_compacted CHECK (NOT raw ? 'downsampled') NOT VALID`,
+    );
+    try {
+      const failed = await http.post(`/api/sunsourcedata/downsample/${id}`).set('Cookie', cookie);
+      expect(failed.status).toBe(500);
+      expect(failed.body).toEqual({ message: 'Internal server error', requestId: expect.any(String) });
+    } finally {
+      await db.query('ALTER TABLE telemetry DROP CONSTRAINT refuse_compacted');
+    }
+    expect(await rows(id)).toEqual(before);
+  });
+});
