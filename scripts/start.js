@@ -12,6 +12,7 @@ const entries = {
   ingestor: 'dist/apps/ingestor/src/main.js',
   scheduler: 'dist/apps/scheduler/src/main.js',
   '--migrate': 'dist/libs/database/src/migrate-cli.js',
+  '--job': 'dist/apps/scheduler/src/run-job.js',
 };
 
 function buildIfPossible() {
@@ -24,7 +25,9 @@ function buildIfPossible() {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const names = process.argv.slice(2);
+const args = process.argv.slice(2);
+// `--job <name>`: the job's name travels on to the job runner.
+const names = args[0] === '--job' ? ['--job'] : args;
 const unknown = names.filter((name) => !(name in entries));
 if (names.length === 0 || unknown.length > 0) {
   console.error(`usage: start.js ${Object.keys(entries).join('|')} [...]`);
@@ -33,6 +36,7 @@ if (names.length === 0 || unknown.length > 0) {
 
 buildIfPossible();
 if (names.length === 1) {
+  process.argv = [process.argv[0], join(root, entries[names[0]]), ...args.slice(1)];
   require(join(root, entries[names[0]]));
 } else {
   const { concurrently } = require('concurrently');

@@ -2,11 +2,14 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig } from '@solar/config';
 import { configureHttpApp } from '@solar/platform';
-import { SchedulerModule } from './scheduler.module';
+import { SchedulerModule, SchedulerOptions } from './scheduler.module';
 
-/** The scheduler with its health endpoint, initialised but not listening. */
-export async function createSchedulerApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create(SchedulerModule.forRoot(config), {
+/** The scheduler with its crons and health endpoint, initialised but not listening. */
+export async function createSchedulerApp(
+  config: AppConfig,
+  options: SchedulerOptions = {},
+): Promise<INestApplication> {
+  const app = await NestFactory.create(SchedulerModule.forRoot(config, options), {
     bodyParser: false,
     bufferLogs: true,
   });

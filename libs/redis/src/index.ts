@@ -1,1 +1,3 @@
 export * from './redis.module';
+export * from './redis-locks';
+export * from './redis.token';

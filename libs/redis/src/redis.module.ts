@@ -1,8 +1,9 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '@solar/config';
+import { RedisLocks } from './redis-locks';
+import { REDIS } from './redis.token';
 
-export const REDIS = Symbol('REDIS');
 
 export function createRedisClient(config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>): Redis {
   return new Redis(config.redisUrl, { keyPrefix: config.redisKeyPrefix, maxRetriesPerRequest: 3 });
@@ -24,8 +25,8 @@ export class RedisModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: RedisModule,
-      providers: [{ provide: REDIS, useFactory: () => createRedisClient(config) }, RedisShutdown],
-      exports: [REDIS],
+      providers: [{ provide: REDIS, useFactory: () => createRedisClient(config) }, RedisShutdown, RedisLocks],
+      exports: [REDIS, RedisLocks],
     };
   }
 }

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { Cron } from '@nestjs/schedule';
+import { Clock } from '@solar/domain';
+import { JobReport, JobRunner } from './job-runner';
+
+/** The minute a cron fired for: every replica computes the same slot for the same firing. */
+const slotOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+
+/** The crons of SPEC.md §1, in UTC. */
+@Injectable()
+export class ScheduledJobs {
+  constructor(
+    private readonly runner: JobRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  @Cron('0 2 * * 0', { name: 'downsample', timeZone: 'UTC' })
+  downsample(): Promise<JobReport> {
+    return this.runner.run('downsample', slotOf(this.clock.now()));
+  }
+}
