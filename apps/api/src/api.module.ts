@@ -12,11 +12,13 @@ import { ExportModule } from './export/export.module';
 import { InternalMqttModule } from './internal-mqtt/internal-mqtt.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PowerGroupsApiModule } from './powergroups/power-groups-api.module';
+import { RoiApiModule } from './roi/roi-api.module';
 import { SettingsApiModule } from './settings/settings-api.module';
 import { SunSourcesApiModule } from './sunsources/sun-sources-api.module';
 import { SyntheticDataModule } from './telemetry-data/debug/synthetic-data.module';
 import { TelemetryDataModule } from './telemetry-data/telemetry-data.module';
 import { UploadModule } from './upload/upload.module';
+import { WeatherApiModule } from './weather/weather-api.module';
 import { WebhookModule } from './webhook/webhook.module';
 
 export interface ApiModuleOptions {
@@ -49,6 +51,8 @@ export class ApiModule {
         TelemetryDataModule,
         ExportModule,
         SyntheticDataModule,
+        WeatherApiModule,
+        RoiApiModule,
       ],
       providers: [
         // Deny by default: a session first, then the roles a route declares.

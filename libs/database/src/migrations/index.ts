@@ -2,6 +2,7 @@ import { CreateUsers1764000000000 } from './1764000000000-create-users';
 import { CreateSourcesGroupsPricesSettings1764100000000 } from './1764100000000-create-sources-groups-prices-settings';
 import { CreateTelemetry1764200000000 } from './1764200000000-create-telemetry';
 import { TolerateConcurrentPartitionCreation1764300000000 } from './1764300000000-tolerate-concurrent-partition-creation';
+import { CreateWeather1764400000000 } from './1764400000000-create-weather';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   CreateSourcesGroupsPricesSettings1764100000000,
   CreateTelemetry1764200000000,
   TolerateConcurrentPartitionCreation1764300000000,
+  CreateWeather1764400000000,
 ];
