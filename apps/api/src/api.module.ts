@@ -14,6 +14,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { PowerGroupsApiModule } from './powergroups/power-groups-api.module';
 import { RoiApiModule } from './roi/roi-api.module';
 import { SettingsApiModule } from './settings/settings-api.module';
+import { SharingApiModule } from './sharing/sharing-api.module';
 import { SunSourcesApiModule } from './sunsources/sun-sources-api.module';
 import { SyntheticDataModule } from './telemetry-data/debug/synthetic-data.module';
 import { TelemetryDataModule } from './telemetry-data/telemetry-data.module';
@@ -53,6 +54,7 @@ export class ApiModule {
         SyntheticDataModule,
         WeatherApiModule,
         RoiApiModule,
+        SharingApiModule,
       ],
       providers: [
         // Deny by default: a session first, then the roles a route declares.

@@ -33,3 +33,5 @@ export * from './users/user.repository';
 export * from './users/users-admin.service';
 export * from './users/users.module';
 export * from './images';
+export * from './sharing/sharing.module';
+export * from './sharing/sharing.service';

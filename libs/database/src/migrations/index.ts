@@ -3,6 +3,7 @@ import { CreateSourcesGroupsPricesSettings1764100000000 } from './1764100000000-
 import { CreateTelemetry1764200000000 } from './1764200000000-create-telemetry';
 import { TolerateConcurrentPartitionCreation1764300000000 } from './1764300000000-tolerate-concurrent-partition-creation';
 import { CreateWeather1764400000000 } from './1764400000000-create-weather';
+import { CreateSourceSharing1764500000000 } from './1764500000000-create-source-sharing';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   CreateTelemetry1764200000000,
   TolerateConcurrentPartitionCreation1764300000000,
   CreateWeather1764400000000,
+  CreateSourceSharing1764500000000,
 ];

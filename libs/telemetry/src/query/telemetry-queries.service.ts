@@ -59,19 +59,24 @@ export class TelemetryQueries {
 
   async latest(ownerId: string, sunSourceId: string): Promise<SunSourceMetrics> {
     await this.ownedSource(ownerId, sunSourceId);
+    return this.latestOf(sunSourceId);
+  }
+
+  /** Newest first; the window defaults to the last 24 hours. */
+  async history(ownerId: string, sunSourceId: string, requested: RequestedRange, limit: number): Promise<SunSourceMetrics[]> {
+    await this.ownedSource(ownerId, sunSourceId);
+    return this.historyOf(sunSourceId, requested, limit);
+  }
+
+  /** For a caller who may see this source without owning it (public sharing checked it). */
+  async latestOf(sunSourceId: string): Promise<SunSourceMetrics> {
     const row = await this.telemetry.latest(sunSourceId);
     if (!row) throw new NotFoundError('No telemetry for this source yet');
     return toSunSourceMetrics(row);
   }
 
-  /** Newest first; the window defaults to the last 24 hours. */
-  async history(
-    ownerId: string,
-    sunSourceId: string,
-    requested: RequestedRange,
-    limit: number,
-  ): Promise<SunSourceMetrics[]> {
-    await this.ownedSource(ownerId, sunSourceId);
+  /** For a caller who may see this source without owning it (public sharing checked it). */
+  async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<SunSourceMetrics[]> {
     const range = this.range(requested, DAY);
     return (await this.telemetry.history(sunSourceId, range, limit)).map(toSunSourceMetrics);
   }

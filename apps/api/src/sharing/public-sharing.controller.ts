@@ -1,0 +1,47 @@
+import { Controller, Get, Param, ParseUUIDPipe, Query, UseGuards } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { ThrottlerGuard } from '@nestjs/throttler';
+import { Public } from '@solar/auth';
+import { NOT_SHARED, NotFoundError } from '@solar/domain';
+import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
+import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
+import { PublicSourceDto } from './dto/sharing.dto';
+import { PublicSharingService } from './public-sharing.service';
+
+// Not even "that is not an id" is told to a stranger.
+const sharedId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError(NOT_SHARED) });
+
+@ApiTags('sharing (public)')
+@ApiNotFoundResponse({ description: 'Not shared, or no such source: the same answer' })
+@ApiTooManyRequestsResponse({ description: 'Too many requests from this address' })
+@Public()
+@UseGuards(ThrottlerGuard)
+@Controller('api/sharing/public')
+export class PublicSharingController {
+  constructor(private readonly views: PublicSharingService) {}
+
+  @Get(':sunSourceId')
+  @ApiOkResponse({ type: PublicSourceDto })
+  source(@Param('sunSourceId', sharedId) id: string): Promise<PublicSourceDto> {
+    return this.views.source(id);
+  }
+
+  @Get(':sunSourceId/metrics')
+  @ApiOkResponse({ type: SunSourceMetricsDto })
+  metrics(@Param('sunSourceId', sharedId) id: string): Promise<SunSourceMetricsDto> {
+    return this.views.latestMetrics(id);
+  }
+
+  @Get(':sunSourceId/metrics/history')
+  @ApiOkResponse({
+    type: SunSourceMetricsDto,
+    isArray: true,
+    description: 'Newest first; default: the last 24 hours',
+  })
+  history(
+    @Param('sunSourceId', sharedId) id: string,
+    @Query() query: HistoryQueryDto,
+  ): Promise<SunSourceMetricsDto[]> {
+    return this.views.metricsHistory(id, { start: query.startTime, end: query.endTime }, query.limit);
+  }
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { SharingService } from '@solar/domain';
+import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
+import { PublicSourceDto } from './dto/sharing.dto';
+
+/**
+ * The public views of SPEC.md §4.9: each one asks the owner's sharing configuration first and
+ * then reads through the same services the owner uses, without the ownership check.
+ */
+@Injectable()
+export class PublicSharingService {
+  constructor(
+    private readonly sharing: SharingService,
+    private readonly telemetry: TelemetryQueries,
+  ) {}
+
+  async source(sunSourceId: string): Promise<PublicSourceDto> {
+    const { source, flags } = await this.sharing.sharedSource(sunSourceId);
+    return {
+      sunSourceId: source.id,
+      name: source.name,
+      description: source.description,
+      iconUrl: source.iconUrl,
+      installedCapacityWatts: source.installedCapacityWatts,
+      shareMonitor: flags.shareMonitor,
+      shareWeather: flags.shareWeather,
+      shareForecast: flags.shareForecast,
+      shareReturns: flags.shareReturns,
+    };
+  }
+
+  async latestMetrics(sunSourceId: string): Promise<SunSourceMetrics> {
+    await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
+    return this.telemetry.latestOf(sunSourceId);
+  }
+
+  async metricsHistory(
+    sunSourceId: string,
+    range: RequestedRange,
+    limit: number,
+  ): Promise<SunSourceMetrics[]> {
+    await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
+    return this.telemetry.historyOf(sunSourceId, range, limit);
+  }
+}
