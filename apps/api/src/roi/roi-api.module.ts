@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { KwhPricesModule, RoiModule } from '@solar/domain';
+import { RoiController } from './roi.controller';
 
 /** kWh prices and return on investment (SPEC.md §4.6). */
-@Module({})
+@Module({ imports: [KwhPricesModule, RoiModule], controllers: [RoiController] })
 export class RoiApiModule {}

@@ -1,0 +1,20 @@
+import { KwhPriceEntity } from './kwh-price.entity';
+
+/** KwhPriceHistoryDto of SPEC.md §2.7. */
+export interface KwhPriceView {
+  id: string;
+  sunSourceId: string;
+  pricePerKwh: number;
+  effectiveFrom: string;
+  createdAt: string;
+}
+
+export function toKwhPriceView(price: KwhPriceEntity): KwhPriceView {
+  return {
+    id: price.id,
+    sunSourceId: price.sunSourceId,
+    pricePerKwh: price.pricePerKwh,
+    effectiveFrom: price.effectiveFrom.toISOString(),
+    createdAt: price.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/domain-error';
+import { SunSourceRepository } from '../sun-sources/sun-source.repository';
+import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/sun-sources.service';
+import { KwhPriceView, toKwhPriceView } from './kwh-price-view';
+import { KwhPriceFields, KwhPriceRepository } from './kwh-price.repository';
+
+export const KWH_PRICE_NOT_FOUND = 'Price not found';
+
+/** The kWh price history of a source (SPEC.md §4.6), always through the source's owner. */
+@Injectable()
+export class KwhPricesService {
+  constructor(
+    private readonly prices: KwhPriceRepository,
+    private readonly sources: SunSourceRepository,
+  ) {}
+
+  /** Ordered by `effectiveFrom`, then by entry. */
+  async list(ownerId: string, sunSourceId: string): Promise<KwhPriceView[]> {
+    await this.assertOwnSource(ownerId, sunSourceId);
+    return (await this.prices.listForOwnedSource(ownerId, sunSourceId)).map(toKwhPriceView);
+  }
+
+  async create(ownerId: string, sunSourceId: string, fields: KwhPriceFields): Promise<KwhPriceView> {
+    const id = await this.prices.insertForOwnedSource(ownerId, sunSourceId, fields);
+    if (!id) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return this.get(ownerId, id);
+  }
+
+  async update(ownerId: string, id: string, fields: KwhPriceFields): Promise<KwhPriceView> {
+    if (!(await this.prices.updateOwned(ownerId, id, fields))) throw new NotFoundError(KWH_PRICE_NOT_FOUND);
+    return this.get(ownerId, id);
+  }
+
+  async delete(ownerId: string, id: string): Promise<void> {
+    if (!(await this.prices.deleteOwned(ownerId, id))) throw new NotFoundError(KWH_PRICE_NOT_FOUND);
+  }
+
+  private async get(ownerId: string, id: string): Promise<KwhPriceView> {
+    const price = await this.prices.findOwned(ownerId, id);
+    if (!price) throw new NotFoundError(KWH_PRICE_NOT_FOUND);
+    return toKwhPriceView(price);
+  }
+
+  private async assertOwnSource(ownerId: string, sunSourceId: string): Promise<void> {
+    if (!(await this.sources.findOwned(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+  }
+}
