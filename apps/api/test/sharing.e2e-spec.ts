@@ -12,6 +12,7 @@ const VIEWS: Array<{ path: (id: string) => string; needs?: keyof Flags }> = [
   { path: (id) => `/api/sharing/public/${id}` },
   { path: (id) => `/api/sharing/public/${id}/metrics`, needs: 'shareMonitor' },
   { path: (id) => `/api/sharing/public/${id}/metrics/history`, needs: 'shareMonitor' },
+  { path: (id) => `/api/sharing/public/${id}/roi`, needs: 'shareReturns' },
 ];
 
 let address = 0;
@@ -223,6 +224,20 @@ describe('sharing (SPEC.md §4.9, DECISIONS.md)', () => {
       ]) {
         expect(everything).not.toContain(forbidden);
       }
+    });
+
+    it('shows the returns exactly as the owner sees them', async () => {
+      await configure({ isEnabled: true, shareReturns: true }).expect(200);
+      const owners = await http
+        .get(`/api/roi/${source.id}/calculate`)
+        .set('Cookie', owner.cookie)
+        .expect(200);
+      const shared = await http
+        .get(`/api/sharing/public/${source.id}/roi`)
+        .set('X-Forwarded-For', nextAddress())
+        .expect(200);
+      expect(shared.body).toEqual(owners.body);
+      expect(JSON.stringify(shared.body)).not.toContain(owner.id);
     });
 
     it('answers 404 alike for an unknown source and for an id that is not one', async () => {

@@ -5,6 +5,7 @@ import { Public } from '@solar/auth';
 import { NOT_SHARED, NotFoundError } from '@solar/domain';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
+import { RoiSummaryDto } from '../roi/dto/roi-summary.dto';
 import { PublicSourceDto } from './dto/sharing.dto';
 import { PublicSharingService } from './public-sharing.service';
 
@@ -43,5 +44,11 @@ export class PublicSharingController {
     @Query() query: HistoryQueryDto,
   ): Promise<SunSourceMetricsDto[]> {
     return this.views.metricsHistory(id, { start: query.startTime, end: query.endTime }, query.limit);
+  }
+
+  @Get(':sunSourceId/roi')
+  @ApiOkResponse({ type: RoiSummaryDto })
+  roi(@Param('sunSourceId', sharedId) id: string): Promise<RoiSummaryDto> {
+    return this.views.returns(id);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SharingService } from '@solar/domain';
+import { RoiService, RoiSummary, SharingService } from '@solar/domain';
 import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
 import { PublicSourceDto } from './dto/sharing.dto';
 
@@ -12,6 +12,7 @@ export class PublicSharingService {
   constructor(
     private readonly sharing: SharingService,
     private readonly telemetry: TelemetryQueries,
+    private readonly roi: RoiService,
   ) {}
 
   async source(sunSourceId: string): Promise<PublicSourceDto> {
@@ -41,5 +42,11 @@ export class PublicSharingService {
   ): Promise<SunSourceMetrics[]> {
     await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
     return this.telemetry.historyOf(sunSourceId, range, limit);
+  }
+
+  /** Computed exactly as for the owner, whose id the sharing check has found. */
+  async returns(sunSourceId: string): Promise<RoiSummary> {
+    const { source } = await this.sharing.sharedSource(sunSourceId, 'shareReturns');
+    return this.roi.calculate(source.userId, sunSourceId);
   }
 }
