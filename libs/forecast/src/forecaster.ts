@@ -1,0 +1,111 @@
+/**
+ * The contract between the forecasting model (`./model`) and the code that runs it (jobs, api,
+ * scheduler). Plain data in and out: the model never touches a database, a queue or a clock.
+ */
+
+/** What the model knows of an installation. Sources carry no panel orientation: it is inferred. */
+export interface Site {
+  latitude: number;
+  longitude: number;
+  /** Installed PV power in W, when the owner gave it. */
+  capacityWatts: number | null;
+  /** Usable battery energy in Wh, when known; the model may estimate it from history. */
+  batteryCapacityWh: number | null;
+}
+
+/** One UTC hour of measured telemetry: averages of what the source sent in that hour. */
+export interface HourlyObservation {
+  /** Start of the UTC hour. */
+  hour: Date;
+  /** W */
+  solarPower: number | null;
+  /** W */
+  loadPower: number | null;
+  /** % */
+  stateOfCharge: number | null;
+}
+
+/** One UTC hour of weather (Open-Meteo's hourly variables; measured or forecast). */
+export interface HourlyWeather {
+  hour: Date;
+  /** °C */
+  temperature: number | null;
+  /** W/m², global horizontal */
+  shortwaveRadiation: number | null;
+  /** % */
+  cloudCover: number | null;
+  /** WMO code */
+  weatherCode: number | null;
+  uvIndex: number | null;
+  /** mm */
+  precipitation: number | null;
+}
+
+/** Validation metrics on a time-ordered hold-out (never a shuffled split). */
+export interface ModelMetrics {
+  mae: number;
+  rmse: number;
+  r2: number;
+  solar_mae: number;
+  solar_rmse: number;
+  solar_r2: number;
+  load_mae: number;
+  load_rmse: number;
+  load_r2: number;
+}
+
+/** A trained model, serializable as JSON (stored per source in PostgreSQL). */
+export interface TrainedModel {
+  version: number;
+  trainedAt: string;
+  dataPointsUsed: number;
+  metrics: ModelMetrics;
+  /** The learner's parameters: opaque to everything but `./model`. */
+  payload: unknown;
+}
+
+/** SPEC.md §2.6 hourly element. Powers in W, state of charge in %, energies in kWh for the hour. */
+export interface HourlyForecastPoint {
+  timestamp: string;
+  solarPower: number;
+  loadPower: number;
+  stateOfCharge: number;
+  energyProduced: number;
+  energyConsumed: number;
+}
+
+/** SPEC.md §2.6 daily element (kWh). */
+export interface DailyForecastPoint {
+  date: string;
+  solarProductionKwh: number;
+  loadConsumptionKwh: number;
+  batteryChargeKwh: number;
+}
+
+/** DECISIONS.md "Forecasts": 168 hourly points and 7 daily ones. */
+export interface Forecast {
+  hourly: HourlyForecastPoint[];
+  daily: DailyForecastPoint[];
+}
+
+export interface TrainingInput {
+  site: Site;
+  /** Hourly history, oldest first. */
+  history: HourlyObservation[];
+  /** Weather for the same hours, when known (may be empty). */
+  weather: HourlyWeather[];
+  now: Date;
+  /** 0..100, for the job's progress. */
+  onProgress?: (percent: number) => void;
+}
+
+export interface ForecastInput {
+  site: Site;
+  /** null: the physics-only baseline (no training data, or never trained). */
+  model: TrainedModel | null;
+  /** Recent history (at least the last days), for profiles, lags and the current state of charge. */
+  history: HourlyObservation[];
+  /** Forecast weather for the next 7 days, when known (may be empty). */
+  weather: HourlyWeather[];
+  now: Date;
+}
