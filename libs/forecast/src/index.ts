@@ -1,1 +1,2 @@
-export {};
+export * from './solar';
+export * from './forecaster';

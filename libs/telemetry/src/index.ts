@@ -24,3 +24,4 @@ export * from './query/daily-summary';
 export * from './query/telemetry-queries.service';
 export * from './query/telemetry-report';
 export * from './telemetry-query.module';
+export * from './synthetic';

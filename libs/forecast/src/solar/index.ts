@@ -1,0 +1,2 @@
+export * from './irradiance';
+export * from './solar-position';
