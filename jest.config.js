@@ -14,7 +14,7 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@solar/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|testing)$': '<rootDir>/libs/$1/src',
+  '^@solar/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|predictions|testing)$': '<rootDir>/libs/$1/src',
 };
 
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };

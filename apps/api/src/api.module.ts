@@ -12,6 +12,7 @@ import { ExportModule } from './export/export.module';
 import { InternalMqttModule } from './internal-mqtt/internal-mqtt.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PowerGroupsApiModule } from './powergroups/power-groups-api.module';
+import { PredictionsApiModule } from './predictions/predictions-api.module';
 import { RoiApiModule } from './roi/roi-api.module';
 import { SettingsApiModule } from './settings/settings-api.module';
 import { SharingApiModule } from './sharing/sharing-api.module';
@@ -55,6 +56,7 @@ export class ApiModule {
         WeatherApiModule,
         RoiApiModule,
         SharingApiModule,
+        PredictionsApiModule,
       ],
       providers: [
         // Deny by default: a session first, then the roles a route declares.

@@ -4,6 +4,7 @@ import { CreateTelemetry1764200000000 } from './1764200000000-create-telemetry';
 import { TolerateConcurrentPartitionCreation1764300000000 } from './1764300000000-tolerate-concurrent-partition-creation';
 import { CreateWeather1764400000000 } from './1764400000000-create-weather';
 import { CreateSourceSharing1764500000000 } from './1764500000000-create-source-sharing';
+import { CreateForecasts1764600000000 } from './1764600000000-create-forecasts';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   TolerateConcurrentPartitionCreation1764300000000,
   CreateWeather1764400000000,
   CreateSourceSharing1764500000000,
+  CreateForecasts1764600000000,
 ];
