@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
-import { Clock, ClockModule } from '@solar/domain';
+import { Clock, ClockModule, WeatherModule } from '@solar/domain';
 import { HealthModule, LoggingModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
 import { TelemetryQueryModule } from '@solar/telemetry';
@@ -30,6 +30,7 @@ export class SchedulerModule {
         RedisModule.forRoot(config),
         options.clock ? ClockModule.with(options.clock) : ClockModule,
         TelemetryQueryModule,
+        WeatherModule,
         ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot()] : []),
       ],
       providers: [JobRunner, ...(crons ? [ScheduledJobs] : [])],

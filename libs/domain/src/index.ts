@@ -44,3 +44,4 @@ export * from './roi/roi-summary';
 export * from './roi/roi-calculator';
 export * from './roi/roi.service';
 export * from './roi/roi.module';
+export * from './weather';

@@ -5,3 +5,4 @@ export * from './test-config';
 export * from './test-databases';
 export * from './test-environment';
 export * from './test-redis';
+export * from './fake-open-meteo';

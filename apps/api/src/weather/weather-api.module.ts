@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { WeatherModule } from '@solar/domain';
+import { WeatherController } from './weather.controller';
 
 /** Weather forecasts per source (SPEC.md §4.7). */
-@Module({})
+@Module({ imports: [WeatherModule], controllers: [WeatherController] })
 export class WeatherApiModule {}

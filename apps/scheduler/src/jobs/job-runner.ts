@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '@solar/domain';
+import { Clock, ScheduledWeatherRefresh } from '@solar/domain';
 import { RedisLocks } from '@solar/redis';
 import { TelemetryDownsampler } from '@solar/telemetry';
 
-export const JOB_NAMES = ['downsample'] as const;
+export const JOB_NAMES = ['downsample', 'weather'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export type JobReport =
@@ -30,9 +30,11 @@ export class JobRunner {
     private readonly locks: RedisLocks,
     private readonly clock: Clock,
     downsampler: TelemetryDownsampler,
+    weatherRefresh: ScheduledWeatherRefresh,
   ) {
     this.jobs = {
       downsample: async () => ({ ...(await downsampler.downsampleAll(this.clock.now())) }),
+      weather: async () => ({ ...(await weatherRefresh.run()) }),
     };
   }
 

@@ -14,6 +14,12 @@ export class ScheduledJobs {
     private readonly clock: Clock,
   ) {}
 
+  /** On the hour, so it runs ahead of the prediction job of the same six-hour slot. */
+  @Cron('0 */6 * * *', { name: 'weather', timeZone: 'UTC' })
+  weather(): Promise<JobReport> {
+    return this.runner.run('weather', slotOf(this.clock.now()));
+  }
+
   @Cron('0 2 * * 0', { name: 'downsample', timeZone: 'UTC' })
   downsample(): Promise<JobReport> {
     return this.runner.run('downsample', slotOf(this.clock.now()));

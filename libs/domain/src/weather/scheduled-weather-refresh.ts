@@ -1,0 +1,70 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { SettingType } from '../settings/settings.service';
+import { UserSettingRepository } from '../settings/user-setting.repository';
+import { SunSourceEntity } from '../sun-sources/sun-source.entity';
+import { SunSourceRepository } from '../sun-sources/sun-source.repository';
+import { WeatherProviderUnavailableError } from './weather.errors';
+import { coordinatesOf, WeatherService } from './weather.service';
+
+export interface WeatherRefreshCounts {
+  /** Sources whose forecast was fetched and stored. */
+  refreshed: number;
+  /** Sources whose refresh failed (logged); the others went on. */
+  failed: number;
+  /** Inactive sources and sources without coordinates. */
+  skipped: number;
+}
+
+/** A few requests at a time: bounded run time, and polite to a free provider. */
+const CONCURRENCY = 4;
+
+/**
+ * The scheduler's weather refresh (SPEC.md §1): every active source with coordinates of every
+ * user whose setting 2 (AutoUpdateWeatherData) is "1".
+ */
+@Injectable()
+export class ScheduledWeatherRefresh {
+  private readonly logger = new Logger(ScheduledWeatherRefresh.name);
+
+  constructor(
+    private readonly settings: UserSettingRepository,
+    private readonly sources: SunSourceRepository,
+    private readonly weather: WeatherService,
+  ) {}
+
+  async run(): Promise<WeatherRefreshCounts> {
+    const counts: WeatherRefreshCounts = { refreshed: 0, failed: 0, skipped: 0 };
+    const due: SunSourceEntity[] = [];
+    for (const ownerId of await this.settings.usersWithEnabled(SettingType.AutoUpdateWeatherData)) {
+      for (const source of await this.sources.listOwned(ownerId)) {
+        if (source.isActive && coordinatesOf(source)) due.push(source);
+        else counts.skipped += 1;
+      }
+    }
+    await eachConcurrently(due, CONCURRENCY, async (source) => {
+      try {
+        await this.weather.refreshSource(source);
+        counts.refreshed += 1;
+      } catch (error) {
+        counts.failed += 1;
+        // Provider failures are already logged, with their reason, by the service.
+        if (!(error instanceof WeatherProviderUnavailableError)) {
+          this.logger.error({ err: error, sunSourceId: source.id }, 'weather refresh failed');
+        }
+      }
+    });
+    return counts;
+  }
+}
+
+async function eachConcurrently<T>(
+  items: T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker));
+}
