@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
 import { Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
@@ -13,6 +13,7 @@ const VIEWS: Array<{ path: (id: string) => string; needs?: keyof Flags }> = [
   { path: (id) => `/api/sharing/public/${id}/metrics`, needs: 'shareMonitor' },
   { path: (id) => `/api/sharing/public/${id}/metrics/history`, needs: 'shareMonitor' },
   { path: (id) => `/api/sharing/public/${id}/roi`, needs: 'shareReturns' },
+  { path: (id) => `/api/sharing/public/${id}/weather`, needs: 'shareWeather' },
 ];
 
 let address = 0;
@@ -26,9 +27,15 @@ describe('sharing (SPEC.md §4.9, DECISIONS.md)', () => {
   let owner: { cookie: string; id: string; email: string };
   let stranger: { cookie: string };
   let source: { id: string; secret: string; key: string };
+  const weather = new FakeOpenMeteo({
+    firstDate: '2026-06-10',
+    utcOffsetSeconds: 7200,
+    timezone: 'Europe/Vienna',
+  });
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
+    await weather.start();
+    env = await createTestEnvironment({ WEATHER_API_URL: weather.url });
     ({ app, http } = await startApi(env.config, new FakeClock(NOW)));
     owner = await signUp(http, env.mail);
     stranger = await signUp(http, env.mail);
@@ -59,6 +66,7 @@ describe('sharing (SPEC.md §4.9, DECISIONS.md)', () => {
   afterAll(async () => {
     await app.close();
     await env.teardown();
+    await weather.stop();
   });
 
   const configure = (flags: Partial<Flags>, cookie = owner.cookie, id = source.id) =>
@@ -238,6 +246,17 @@ describe('sharing (SPEC.md §4.9, DECISIONS.md)', () => {
         .expect(200);
       expect(shared.body).toEqual(owners.body);
       expect(JSON.stringify(shared.body)).not.toContain(owner.id);
+    });
+
+    it('shows the weather exactly as the owner sees it', async () => {
+      await configure({ isEnabled: true, shareWeather: true }).expect(200);
+      const owners = await http.get(`/api/weather/${source.id}`).set('Cookie', owner.cookie).expect(200);
+      const shared = await http
+        .get(`/api/sharing/public/${source.id}/weather`)
+        .set('X-Forwarded-For', nextAddress())
+        .expect(200);
+      expect(shared.body).toEqual(owners.body);
+      expect(shared.body.length).toBeGreaterThan(0);
     });
 
     it('answers 404 alike for an unknown source and for an id that is not one', async () => {

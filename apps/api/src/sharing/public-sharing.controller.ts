@@ -6,6 +6,7 @@ import { NOT_SHARED, NotFoundError } from '@solar/domain';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
 import { RoiSummaryDto } from '../roi/dto/roi-summary.dto';
+import { WeatherRecordDto } from '../weather/dto/weather-record.dto';
 import { PublicSourceDto } from './dto/sharing.dto';
 import { PublicSharingService } from './public-sharing.service';
 
@@ -50,5 +51,11 @@ export class PublicSharingController {
   @ApiOkResponse({ type: RoiSummaryDto })
   roi(@Param('sunSourceId', sharedId) id: string): Promise<RoiSummaryDto> {
     return this.views.returns(id);
+  }
+
+  @Get(':sunSourceId/weather')
+  @ApiOkResponse({ type: WeatherRecordDto, isArray: true })
+  weather(@Param('sunSourceId', sharedId) id: string): Promise<WeatherRecordDto[]> {
+    return this.views.weatherForecast(id);
   }
 }

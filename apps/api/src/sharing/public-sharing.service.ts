@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RoiService, RoiSummary, SharingService } from '@solar/domain';
+import { RoiService, RoiSummary, SharingService, WeatherRecord, WeatherService } from '@solar/domain';
 import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
 import { PublicSourceDto } from './dto/sharing.dto';
 
@@ -13,6 +13,7 @@ export class PublicSharingService {
     private readonly sharing: SharingService,
     private readonly telemetry: TelemetryQueries,
     private readonly roi: RoiService,
+    private readonly weather: WeatherService,
   ) {}
 
   async source(sunSourceId: string): Promise<PublicSourceDto> {
@@ -48,5 +49,10 @@ export class PublicSharingService {
   async returns(sunSourceId: string): Promise<RoiSummary> {
     const { source } = await this.sharing.sharedSource(sunSourceId, 'shareReturns');
     return this.roi.calculate(source.userId, sunSourceId);
+  }
+
+  async weatherForecast(sunSourceId: string): Promise<WeatherRecord[]> {
+    const { source } = await this.sharing.sharedSource(sunSourceId, 'shareWeather');
+    return this.weather.forecast(source.userId, sunSourceId);
   }
 }

@@ -2,7 +2,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
-import { RoiModule, SharingModule } from '@solar/domain';
+import { RoiModule, SharingModule, WeatherModule } from '@solar/domain';
 import { REDIS } from '@solar/redis';
 import { TelemetryQueryModule } from '@solar/telemetry';
 import { PublicSharingController } from './public-sharing.controller';
@@ -17,6 +17,7 @@ export const PUBLIC_REQUESTS_PER_MINUTE = 120;
     SharingModule,
     TelemetryQueryModule,
     RoiModule,
+    WeatherModule,
     ThrottlerModule.forRootAsync({
       inject: [REDIS],
       useFactory: (redis: Redis) => ({
