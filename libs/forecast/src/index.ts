@@ -1,2 +1,3 @@
 export * from './solar';
 export * from './forecaster';
+export * from './model';

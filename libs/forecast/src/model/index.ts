@@ -1,0 +1,2 @@
+export { trainForecaster } from './train';
+export { forecast } from './predict';

@@ -1,0 +1,70 @@
+import { TrainedModel } from '../forecaster';
+import { FEATURE_NAMES, FeatureSet } from './features';
+import { BoostedModel, isBoostedModel } from './gradient-boosting';
+import { PvModel } from './pv-model';
+
+/** Bumped whenever the payload's meaning changes; an older model is then treated as untrained. */
+export const MODEL_VERSION = 1;
+
+export interface ValidationSummary {
+  /** Training rows of the first fit (the hold-out excluded) and hold-out rows (day-ahead horizons). */
+  trainRows: number;
+  validationRows: number;
+  /** Trees kept by early stopping, then refitted on all rows. */
+  rounds: number;
+  /** On the hold-out, in W. */
+  mae: number;
+  rmse: number;
+  r2: number;
+  /** RMSE of what the trees correct (the physical model for solar, the 14-day same-hour mean for load), W. */
+  referenceRmse: number;
+}
+
+/** What `TrainedModel.payload` holds: plain JSON. */
+export interface ForecastPayload {
+  kind: 'pv-physics+gradient-boosting';
+  /** W: the scale power features are normalised by (the site's capacity or an estimate). */
+  capacityWatts: number;
+  pv: PvModel;
+  models: Record<FeatureSet, BoostedModel | null>;
+  featureNames: Record<FeatureSet, readonly string[]>;
+  battery: {
+    /** Wh estimated from history, null when it could not tell. */
+    capacityWh: number | null;
+    /** Lowest state of charge seen, %; null without any. */
+    minStateOfCharge: number | null;
+  };
+  training: {
+    from: string;
+    to: string;
+    hours: number;
+    seconds: number;
+    validation: Record<FeatureSet, ValidationSummary | null>;
+  };
+}
+
+const SETS: FeatureSet[] = ['solarHistory', 'solarWeather', 'loadHistory', 'loadWeather'];
+
+/**
+ * The payload of a stored model when this code can use it: right version, expected shape, same
+ * feature lists. Anything else gives null, and the forecast falls back to the physics baseline.
+ */
+export function readPayload(model: TrainedModel | null): ForecastPayload | null {
+  if (!model || model.version !== MODEL_VERSION) return null;
+  const payload = model.payload as Partial<ForecastPayload> | null;
+  if (
+    !payload ||
+    payload.kind !== 'pv-physics+gradient-boosting' ||
+    typeof payload.capacityWatts !== 'number'
+  )
+    return null;
+  if (!payload.pv || !payload.models || !payload.featureNames || !payload.battery) return null;
+  for (const set of SETS) {
+    const learner = payload.models[set];
+    if (learner !== null && !isBoostedModel(learner)) return null;
+    if (learner && learner.featureCount !== FEATURE_NAMES[set].length) return null;
+    const names = payload.featureNames[set];
+    if (!Array.isArray(names) || names.join() !== FEATURE_NAMES[set].join()) return null;
+  }
+  return payload as ForecastPayload;
+}

@@ -1,0 +1,335 @@
+import { ModelMetrics, TrainedModel, TrainingInput } from '../forecaster';
+import { baselineLoad, loadLevel } from './baseline';
+import { estimateBatteryCapacity } from './battery';
+import { FEATURE_NAMES, FeatureContext, featureContext, featureRows, FeatureSet } from './features';
+import { BoostedModel, BoostingParams, Dataset, fitBoosted, predictBoosted } from './gradient-boosting';
+import { ForecastPayload, MODEL_VERSION, ValidationSummary } from './model-payload';
+import { fitPvModel } from './pv-model';
+import { HOUR_MS } from './pv-physics';
+import { buildTimeline, historySpan, hourFloor } from './timeline';
+
+/**
+ * Training, from hourly telemetry and the weather of the same hours:
+ *
+ * 1. the physical model: the array's orientation inferred from clear days, then the clear-sky
+ *    scale and the coefficients from plane irradiance (and temperature) to power (`pv-model.ts`);
+ * 2. up to four boosted-tree models: solar with weather (the residual of the physical model),
+ *    solar without weather (the clear-sky index of power, weighted by clear-sky power squared so
+ *    the loss is the squared error in W), load with and without weather (the correction to the
+ *    same hour's 14-day mean, in units of the last week's mean load, so it carries across
+ *    seasons and households).
+ *
+ * Training rows replay forecasts inside the history: every observed hour is a target twice, once
+ * from an origin 1–24 h before it and once from 25–168 h before (the horizons a 7-day forecast
+ * has), with origins spread by a low-discrepancy sequence, never at random, so training is
+ * deterministic. The last 15 % of the targets in time are held out: early stopping picks the
+ * number of trees on them and the metrics are measured on them (day-ahead rows, daylight only for
+ * solar); then every model is refitted on all rows with that number of trees.
+ */
+
+const VALIDATION_SHARE = 0.15;
+/** Fewer usable hours than this and a model is not trained (its part of the forecast stays physical). */
+const MIN_TARGET_HOURS = 240;
+const MIN_VALIDATION_HOURS = 24;
+const PERFORMANCE_RATIO = 0.8;
+const DEFAULT_CAPACITY_WATTS = 5_000;
+
+/** Shallower trees and bigger leaves where the target is noisier (no weather, household load). */
+const PARAMS: Record<FeatureSet, Partial<BoostingParams>> = {
+  solarWeather: { maxDepth: 5, minLeafRows: 30 },
+  solarHistory: { maxDepth: 4, minLeafRows: 40 },
+  loadWeather: { maxDepth: 4, minLeafRows: 50 },
+  loadHistory: { maxDepth: 4, minLeafRows: 50 },
+};
+
+const GOLDEN = 0.6180339887498949;
+const SQRT2 = 0.4142135623730951;
+const SQRT3 = 0.7320508075688772;
+const fraction = (value: number) => value - Math.floor(value);
+
+interface Replay {
+  targets: Int32Array;
+  origins: Int32Array;
+  /** 1 where the weather-based performance feature is hidden, so the trees learn to do without it. */
+  masked: Uint8Array;
+  /** 1 for the day-ahead (1–24 h) replay of a target. */
+  dayAhead: Uint8Array;
+  /** Rows before this index train; the rest are the hold-out. */
+  split: number;
+}
+
+function replay(candidates: readonly number[]): Replay {
+  const rows = candidates.length * 2;
+  const targets = new Int32Array(rows);
+  const origins = new Int32Array(rows);
+  const masked = new Uint8Array(rows);
+  const dayAhead = new Uint8Array(rows);
+  candidates.forEach((target, index) => {
+    const n = index + 1;
+    const short = 1 + Math.floor(24 * fraction(n * GOLDEN));
+    const long = 25 + Math.floor(144 * fraction(n * SQRT2));
+    for (const [offset, horizon] of [
+      [0, short],
+      [1, long],
+    ]) {
+      const row = 2 * index + offset;
+      targets[row] = target;
+      origins[row] = target - horizon + 1;
+      dayAhead[row] = offset === 0 ? 1 : 0;
+      masked[row] = fraction(n * SQRT3 + offset * 0.5) < 1 / 3 ? 1 : 0;
+    }
+  });
+  const split = 2 * Math.floor(candidates.length * (1 - VALIDATION_SHARE));
+  return { targets, origins, masked, dayAhead, split };
+}
+
+interface LearnerSpec {
+  set: FeatureSet;
+  candidates: number[];
+  /** The tree's target for an hour forecast from an origin. */
+  target: (hour: number, origin: number) => number;
+  weight?: (hour: number) => number;
+  /** Tree output → forecast in W. */
+  toPower: (hour: number, output: number, origin: number) => number;
+  /** Observed value in W. */
+  observed: (hour: number) => number;
+  /** What the trees improve on, in W. */
+  reference: (hour: number, origin: number) => number;
+}
+
+function slice(values: Float64Array, width: number, from: number, to: number): Float64Array {
+  return values.subarray(from * width, to * width);
+}
+
+function fitLearner(
+  context: FeatureContext,
+  spec: LearnerSpec,
+): { model: BoostedModel; summary: ValidationSummary } | null {
+  const validationTargets =
+    spec.candidates.length - Math.floor(spec.candidates.length * (1 - VALIDATION_SHARE));
+  if (spec.candidates.length < MIN_TARGET_HOURS || validationTargets < MIN_VALIDATION_HOURS) return null;
+  const rows = replay(spec.candidates);
+  const width = FEATURE_NAMES[spec.set].length;
+  const values = featureRows(context, spec.set, rows.targets, rows.origins, rows.masked);
+  const targets = Float64Array.from(rows.targets, (hour, row) => spec.target(hour, rows.origins[row]));
+  const weight = spec.weight;
+  const weights = weight ? Float64Array.from(rows.targets, (hour) => weight(hour)) : undefined;
+  const dataset = (from: number, to: number): Dataset => ({
+    rowCount: to - from,
+    featureCount: width,
+    values: slice(values, width, from, to),
+    targets: targets.subarray(from, to),
+    weights: weights?.subarray(from, to),
+  });
+  const total = rows.targets.length;
+  const params = PARAMS[spec.set];
+  const first = fitBoosted(dataset(0, rows.split), dataset(rows.split, total), params);
+
+  let absolute = 0;
+  let squared = 0;
+  let referenceSquared = 0;
+  let sum = 0;
+  let sumSquares = 0;
+  let count = 0;
+  for (let row = rows.split; row < total; row++) {
+    if (!rows.dayAhead[row]) continue;
+    const hour = rows.targets[row];
+    const predicted = spec.toPower(hour, predictBoosted(first.model, values, row * width), rows.origins[row]);
+    const actual = spec.observed(hour);
+    const error = predicted - actual;
+    absolute += Math.abs(error);
+    squared += error * error;
+    referenceSquared += (spec.reference(hour, rows.origins[row]) - actual) ** 2;
+    sum += actual;
+    sumSquares += actual * actual;
+    count++;
+  }
+  const variance = count > 0 ? sumSquares - (sum * sum) / count : 0;
+  const rounds = Math.max(1, first.bestRounds);
+  const final = fitBoosted(dataset(0, total), null, { ...params, rounds });
+  return {
+    model: final.model,
+    summary: {
+      trainRows: rows.split,
+      validationRows: count,
+      rounds,
+      mae: count > 0 ? absolute / count : 0,
+      rmse: count > 0 ? Math.sqrt(squared / count) : 0,
+      r2: variance > 0 ? 1 - squared / variance : 0,
+      referenceRmse: count > 0 ? Math.sqrt(referenceSquared / count) : 0,
+    },
+  };
+}
+
+function emptyMetrics(): ModelMetrics {
+  return {
+    mae: 0,
+    rmse: 0,
+    r2: 0,
+    solar_mae: 0,
+    solar_rmse: 0,
+    solar_r2: 0,
+    load_mae: 0,
+    load_rmse: 0,
+    load_r2: 0,
+  };
+}
+
+export function trainForecaster(input: TrainingInput): TrainedModel {
+  const started = Date.now();
+  const report = (percent: number) => input.onProgress?.(Math.round(percent));
+  report(0);
+  const { site } = input;
+  const nowHour = hourFloor(input.now.getTime());
+  const past = input.history.filter((observation) => observation.hour.getTime() <= nowHour);
+  const span = historySpan(past);
+  const start = span ? span.first : nowHour;
+  const end = span ? span.last + HOUR_MS : nowHour;
+  const timeline = buildTimeline(site, past, input.weather, start, end);
+  report(5);
+
+  let maxObserved = 0;
+  let dataPointsUsed = 0;
+  let minStateOfCharge = Infinity;
+  let stateOfChargeHours = 0;
+  for (let hour = 0; hour < timeline.hours; hour++) {
+    const solar = timeline.solar[hour];
+    if (Number.isFinite(solar)) maxObserved = Math.max(maxObserved, solar);
+    if (Number.isFinite(timeline.stateOfCharge[hour])) {
+      minStateOfCharge = Math.min(minStateOfCharge, timeline.stateOfCharge[hour]);
+      stateOfChargeHours++;
+    }
+    if (
+      Number.isFinite(solar) ||
+      Number.isFinite(timeline.load[hour]) ||
+      Number.isFinite(timeline.stateOfCharge[hour])
+    )
+      dataPointsUsed++;
+  }
+  const siteCapacity = site.capacityWatts && site.capacityWatts > 0 ? site.capacityWatts : null;
+  const capacity = siteCapacity ?? (maxObserved > 0 ? maxObserved : DEFAULT_CAPACITY_WATTS);
+  const maxPower = siteCapacity ?? (maxObserved > 0 ? 1.1 * maxObserved : DEFAULT_CAPACITY_WATTS);
+
+  // Without any solar history this is the default orientation and nominal scale (no solar trees follow).
+  const pv = fitPvModel(timeline, maxPower, (capacity * PERFORMANCE_RATIO) / 1000);
+  report(15);
+
+  const models: Record<FeatureSet, BoostedModel | null> = {
+    solarHistory: null,
+    solarWeather: null,
+    loadHistory: null,
+    loadWeather: null,
+  };
+  const validation: Record<FeatureSet, ValidationSummary | null> = {
+    solarHistory: null,
+    solarWeather: null,
+    loadHistory: null,
+    loadWeather: null,
+  };
+
+  const context = featureContext(timeline, pv, capacity);
+  const { solar, load, temperature, geometry } = timeline;
+  const clamp = (power: number) => Math.min(pv.maxPower, Math.max(0, power));
+  const solarHours: number[] = [];
+  const loadHours: number[] = [];
+  for (let hour = 0; hour < timeline.hours; hour++) {
+    if (Number.isFinite(solar[hour]) && geometry.clearGhiMean[hour] > 0 && context.clearPower[hour] > 0)
+      solarHours.push(hour);
+    if (Number.isFinite(load[hour])) loadHours.push(hour);
+  }
+  let indexSum = 0;
+  let clearSum = 0;
+  for (const hour of solarHours) {
+    indexSum += solar[hour] * context.clearPower[hour];
+    clearSum += context.clearPower[hour] ** 2;
+  }
+  const meanIndex = clearSum > 0 ? indexSum / clearSum : 0.7;
+  const learners: LearnerSpec[] = [
+    {
+      set: 'solarWeather',
+      candidates: solarHours.filter((hour) => Number.isFinite(context.physicalPower[hour])),
+      target: (hour) => (solar[hour] - context.physicalPower[hour]) / capacity,
+      toPower: (hour, output) => clamp(context.physicalPower[hour] + capacity * output),
+      observed: (hour) => solar[hour],
+      reference: (hour) => context.physicalPower[hour],
+    },
+    {
+      set: 'solarHistory',
+      candidates: solarHours,
+      target: (hour) => Math.min(2, solar[hour] / context.clearPower[hour]),
+      weight: (hour) => (context.clearPower[hour] / capacity) ** 2,
+      toPower: (hour, output) => clamp(context.clearPower[hour] * output),
+      observed: (hour) => solar[hour],
+      reference: (hour) => context.clearPower[hour] * meanIndex,
+    },
+    {
+      set: 'loadWeather',
+      candidates: loadHours.filter((hour) => Number.isFinite(temperature[hour])),
+      target: (hour, origin) =>
+        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(timeline, origin),
+      toPower: (hour, output, origin) =>
+        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(timeline, origin) * output),
+      observed: (hour) => load[hour],
+      reference: (hour, origin) => baselineLoad(timeline, hour, origin),
+    },
+    {
+      set: 'loadHistory',
+      candidates: loadHours,
+      target: (hour, origin) =>
+        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(timeline, origin),
+      toPower: (hour, output, origin) =>
+        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(timeline, origin) * output),
+      observed: (hour) => load[hour],
+      reference: (hour, origin) => baselineLoad(timeline, hour, origin),
+    },
+  ];
+  learners.forEach((spec, index) => {
+    const fitted = fitLearner(context, spec);
+    if (fitted) {
+      models[spec.set] = fitted.model;
+      validation[spec.set] = fitted.summary;
+    }
+    report(15 + (80 * (index + 1)) / learners.length);
+  });
+
+  const metrics = emptyMetrics();
+  const solarSummary = validation.solarWeather ?? validation.solarHistory;
+  const loadSummary = validation.loadWeather ?? validation.loadHistory;
+  if (solarSummary) {
+    metrics.mae = metrics.solar_mae = solarSummary.mae;
+    metrics.rmse = metrics.solar_rmse = solarSummary.rmse;
+    metrics.r2 = metrics.solar_r2 = solarSummary.r2;
+  }
+  if (loadSummary) {
+    metrics.load_mae = loadSummary.mae;
+    metrics.load_rmse = loadSummary.rmse;
+    metrics.load_r2 = loadSummary.r2;
+  }
+
+  const payload: ForecastPayload = {
+    kind: 'pv-physics+gradient-boosting',
+    capacityWatts: capacity,
+    pv,
+    models,
+    featureNames: FEATURE_NAMES,
+    battery: {
+      capacityWh: estimateBatteryCapacity(timeline),
+      minStateOfCharge: stateOfChargeHours >= 24 ? minStateOfCharge : null,
+    },
+    training: {
+      from: new Date(start).toISOString(),
+      to: new Date(end).toISOString(),
+      hours: timeline.hours,
+      seconds: (Date.now() - started) / 1000,
+      validation,
+    },
+  };
+  report(100);
+  return {
+    version: MODEL_VERSION,
+    trainedAt: input.now.toISOString(),
+    dataPointsUsed,
+    metrics,
+    payload,
+  };
+}
