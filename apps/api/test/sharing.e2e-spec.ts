@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
 import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
 import { Http, signUp, startApi } from './support/api-harness';
 
@@ -14,6 +15,7 @@ const VIEWS: Array<{ path: (id: string) => string; needs?: keyof Flags }> = [
   { path: (id) => `/api/sharing/public/${id}/metrics/history`, needs: 'shareMonitor' },
   { path: (id) => `/api/sharing/public/${id}/roi`, needs: 'shareReturns' },
   { path: (id) => `/api/sharing/public/${id}/weather`, needs: 'shareWeather' },
+  { path: (id) => `/api/sharing/public/${id}/forecast`, needs: 'shareForecast' },
 ];
 
 let address = 0;
@@ -257,6 +259,49 @@ describe('sharing (SPEC.md §4.9, DECISIONS.md)', () => {
         .expect(200);
       expect(shared.body).toEqual(owners.body);
       expect(shared.body.length).toBeGreaterThan(0);
+    });
+
+    it('shows the forecast exactly as the owner sees it', async () => {
+      await configure({ isEnabled: true, shareForecast: true }).expect(200);
+      const owners = await http
+        .get(`/api/predictions/latest/${source.id}`)
+        .set('Cookie', owner.cookie)
+        .expect(200);
+      const shared = await http
+        .get(`/api/sharing/public/${source.id}/forecast`)
+        .set('X-Forwarded-For', nextAddress())
+        .expect(200);
+      expect(shared.body).toEqual(owners.body);
+      expect(shared.body).toEqual({ exists: false, data: null });
+
+      const db = new Client({ connectionString: env.config.databaseUrl });
+      await db.connect();
+      try {
+        await db.query(
+          `INSERT INTO predictions (sun_source_id, job_id, predictions, daily) VALUES ($1, 'predict_x_1', $2, $3)`,
+          [
+            source.id,
+            JSON.stringify([{ timestamp: NOW.toISOString(), solarPower: 1, loadPower: 2, stateOfCharge: 3 }]),
+            JSON.stringify([
+              { date: '2026-06-10', solarProductionKwh: 4, loadConsumptionKwh: 5, batteryChargeKwh: 6 },
+            ]),
+          ],
+        );
+      } finally {
+        await db.end();
+      }
+      const stored = await http
+        .get(`/api/sharing/public/${source.id}/forecast`)
+        .set('X-Forwarded-For', nextAddress())
+        .expect(200);
+      expect(stored.body).toEqual(
+        (await http.get(`/api/predictions/latest/${source.id}`).set('Cookie', owner.cookie).expect(200)).body,
+      );
+      expect(stored.body).toMatchObject({
+        exists: true,
+        data: { jobId: 'predict_x_1', daily: [{ date: '2026-06-10' }] },
+      });
+      expect(JSON.stringify(stored.body)).not.toContain(owner.id);
     });
 
     it('answers 404 alike for an unknown source and for an id that is not one', async () => {

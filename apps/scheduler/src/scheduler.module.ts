@@ -4,6 +4,7 @@ import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
 import { Clock, ClockModule, WeatherModule } from '@solar/domain';
 import { HealthModule, LoggingModule } from '@solar/platform';
+import { ForecastCompute, PredictionWorkerModule } from '@solar/predictions';
 import { RedisModule } from '@solar/redis';
 import { TelemetryQueryModule } from '@solar/telemetry';
 import { JobRunner } from './jobs/job-runner';
@@ -14,9 +15,11 @@ export interface SchedulerOptions {
   crons?: boolean;
   /** Replaces the system clock (tests). */
   clock?: Clock;
+  /** Where the forecasting model runs; default: a worker thread per computation. */
+  forecastCompute?: ForecastCompute;
 }
 
-/** Crons and the job worker. */
+/** Crons, the job runner and the forecasting queue's worker. */
 @Module({})
 export class SchedulerModule {
   static forRoot(config: AppConfig, options: SchedulerOptions = {}): DynamicModule {
@@ -31,6 +34,8 @@ export class SchedulerModule {
         options.clock ? ClockModule.with(options.clock) : ClockModule,
         TelemetryQueryModule,
         WeatherModule,
+        // The queue consumer runs with the crons, not in a one-off `npm run job`.
+        PredictionWorkerModule.forRoot({ compute: options.forecastCompute, consume: crons }),
         ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot()] : []),
       ],
       providers: [JobRunner, ...(crons ? [ScheduledJobs] : [])],

@@ -1,1 +1,16 @@
-export {};
+export * from './compute/compute-protocol';
+export * from './compute/forecast-compute';
+export * from './compute/in-process-forecast-compute';
+export * from './compute/worker-thread-forecast-compute';
+export * from './jobs/prediction-job';
+export * from './jobs/prediction-job.store';
+export * from './jobs/prediction-jobs.service';
+export * from './jobs/prediction-queue';
+export * from './storage/forecast-model.repository';
+export * from './storage/prediction.repository';
+export * from './forecast-readers.module';
+export * from './prediction-storage.module';
+export * from './predictions.module';
+export * from './worker/prediction-runner';
+export * from './worker/prediction-worker.module';
+export * from './worker/scheduled-predictions';

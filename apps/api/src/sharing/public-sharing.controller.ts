@@ -5,6 +5,7 @@ import { Public } from '@solar/auth';
 import { NOT_SHARED, NotFoundError } from '@solar/domain';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
+import { LatestPredictionDto } from '../predictions/dto/prediction.dto';
 import { RoiSummaryDto } from '../roi/dto/roi-summary.dto';
 import { WeatherRecordDto } from '../weather/dto/weather-record.dto';
 import { PublicSourceDto } from './dto/sharing.dto';
@@ -57,5 +58,11 @@ export class PublicSharingController {
   @ApiOkResponse({ type: WeatherRecordDto, isArray: true })
   weather(@Param('sunSourceId', sharedId) id: string): Promise<WeatherRecordDto[]> {
     return this.views.weatherForecast(id);
+  }
+
+  @Get(':sunSourceId/forecast')
+  @ApiOkResponse({ type: LatestPredictionDto, description: 'The latest forecast, as the owner sees it' })
+  forecast(@Param('sunSourceId', sharedId) id: string): Promise<LatestPredictionDto> {
+    return this.views.forecast(id);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RoiService, RoiSummary, SharingService, WeatherRecord, WeatherService } from '@solar/domain';
+import { LatestPrediction, PredictionJobsService } from '@solar/predictions';
 import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
 import { PublicSourceDto } from './dto/sharing.dto';
 
@@ -14,6 +15,7 @@ export class PublicSharingService {
     private readonly telemetry: TelemetryQueries,
     private readonly roi: RoiService,
     private readonly weather: WeatherService,
+    private readonly predictions: PredictionJobsService,
   ) {}
 
   async source(sunSourceId: string): Promise<PublicSourceDto> {
@@ -54,5 +56,11 @@ export class PublicSharingService {
   async weatherForecast(sunSourceId: string): Promise<WeatherRecord[]> {
     const { source } = await this.sharing.sharedSource(sunSourceId, 'shareWeather');
     return this.weather.forecast(source.userId, sunSourceId);
+  }
+
+  /** The latest forecast, as its owner sees it. */
+  async forecast(sunSourceId: string): Promise<LatestPrediction> {
+    await this.sharing.sharedSource(sunSourceId, 'shareForecast');
+    return this.predictions.latestOf(sunSourceId);
   }
 }

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { RoiModule, SharingModule, WeatherModule } from '@solar/domain';
+import { PredictionsModule } from '@solar/predictions';
 import { REDIS } from '@solar/redis';
 import { TelemetryQueryModule } from '@solar/telemetry';
 import { PublicSharingController } from './public-sharing.controller';
@@ -18,6 +19,7 @@ export const PUBLIC_REQUESTS_PER_MINUTE = 120;
     TelemetryQueryModule,
     RoiModule,
     WeatherModule,
+    PredictionsModule,
     ThrottlerModule.forRootAsync({
       inject: [REDIS],
       useFactory: (redis: Redis) => ({

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, ScheduledWeatherRefresh } from '@solar/domain';
+import { ScheduledPredictions } from '@solar/predictions';
 import { RedisLocks } from '@solar/redis';
 import { TelemetryDownsampler } from '@solar/telemetry';
 
-export const JOB_NAMES = ['downsample', 'weather'] as const;
+export const JOB_NAMES = ['downsample', 'weather', 'predict'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export type JobReport =
@@ -31,10 +32,12 @@ export class JobRunner {
     private readonly clock: Clock,
     downsampler: TelemetryDownsampler,
     weatherRefresh: ScheduledWeatherRefresh,
+    predictions: ScheduledPredictions,
   ) {
     this.jobs = {
       downsample: async () => ({ ...(await downsampler.downsampleAll(this.clock.now())) }),
       weather: async () => ({ ...(await weatherRefresh.run()) }),
+      predict: async () => ({ ...(await predictions.run()) }),
     };
   }
 

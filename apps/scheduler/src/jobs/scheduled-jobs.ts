@@ -20,6 +20,12 @@ export class ScheduledJobs {
     return this.runner.run('weather', slotOf(this.clock.now()));
   }
 
+  /** Half an hour after the weather refresh, so each forecast starts from fresh weather. */
+  @Cron('30 */6 * * *', { name: 'predict', timeZone: 'UTC' })
+  predict(): Promise<JobReport> {
+    return this.runner.run('predict', slotOf(this.clock.now()));
+  }
+
   @Cron('0 2 * * 0', { name: 'downsample', timeZone: 'UTC' })
   downsample(): Promise<JobReport> {
     return this.runner.run('downsample', slotOf(this.clock.now()));

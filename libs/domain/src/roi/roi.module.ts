@@ -1,17 +1,17 @@
 import { Module } from '@nestjs/common';
 import { SunSourcesModule } from '../sun-sources/sun-sources.module';
 import { DailyEnergyReadingsRepository } from './daily-energy-readings.repository';
-import { DAILY_FORECAST_PROVIDER, NoDailyForecast } from './latest-daily-forecast';
 import { RoiService } from './roi.service';
 
+/**
+ * ROI per source. Its forecast days come from `DAILY_FORECAST_PROVIDER`, which the forecasting
+ * capability provides globally (`ForecastReadersModule` of @solar/predictions: the latest stored
+ * forecast's daily points). It is not bound here because that lib depends on this one; an app
+ * serving ROI without it fails at boot rather than silently showing no forecast days.
+ */
 @Module({
   imports: [SunSourcesModule],
-  providers: [
-    DailyEnergyReadingsRepository,
-    // No stored forecasts yet: the forecasting capability binds its reader of the latest one here.
-    { provide: DAILY_FORECAST_PROVIDER, useClass: NoDailyForecast },
-    RoiService,
-  ],
+  providers: [DailyEnergyReadingsRepository, RoiService],
   exports: [RoiService],
 })
 export class RoiModule {}

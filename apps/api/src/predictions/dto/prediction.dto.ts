@@ -1,0 +1,108 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
+import { PredictionJobView, PredictionResult } from '@solar/predictions';
+
+/** Training metrics on a time-ordered hold-out (SPEC.md §2.6: both forms). */
+export class ModelMetricsDto implements ModelMetrics {
+  @ApiProperty({ description: 'Mean absolute error of solar power, W' }) mae!: number;
+  @ApiProperty({ description: 'Root mean square error of solar power, W' }) rmse!: number;
+  @ApiProperty({ description: 'Coefficient of determination of solar power' }) r2!: number;
+  @ApiProperty() solar_mae!: number;
+  @ApiProperty() solar_rmse!: number;
+  @ApiProperty() solar_r2!: number;
+  @ApiProperty() load_mae!: number;
+  @ApiProperty() load_rmse!: number;
+  @ApiProperty() load_r2!: number;
+}
+
+/** SPEC.md §2.6 hourly element. */
+export class HourlyForecastPointDto implements HourlyForecastPoint {
+  @ApiProperty({ format: 'date-time', description: 'Start of the UTC hour' }) timestamp!: string;
+  @ApiProperty({ description: 'W, mean over the hour; 0 while the sun is down' }) solarPower!: number;
+  @ApiProperty({ description: 'W, mean over the hour' }) loadPower!: number;
+  @ApiProperty({ description: '%, 0-100' }) stateOfCharge!: number;
+  @ApiProperty({ description: 'kWh in the hour' }) energyProduced!: number;
+  @ApiProperty({ description: 'kWh in the hour' }) energyConsumed!: number;
+}
+
+/** SPEC.md §2.6 daily element. */
+export class DailyForecastPointDto implements DailyForecastPoint {
+  @ApiProperty({ format: 'date', example: '2026-06-10' }) date!: string;
+  @ApiProperty({ description: 'kWh' }) solarProductionKwh!: number;
+  @ApiProperty({ description: 'kWh' }) loadConsumptionKwh!: number;
+  @ApiProperty({ description: 'kWh' }) batteryChargeKwh!: number;
+}
+
+/** PredictionResultDto of SPEC.md §2.6: the answer to train and predict. */
+export class PredictionResultDto implements PredictionResult {
+  @ApiProperty({
+    example: 'train_3f2a9c1e_1781092800',
+    description: 'The new job, or the active one when status is already_running',
+  })
+  jobId!: string;
+  @ApiProperty({ enum: ['queued', 'already_running'] }) status!: 'queued' | 'already_running';
+  @ApiProperty({ type: 'array', nullable: true, items: {}, description: 'null at start' }) predictions!: null;
+  @ApiProperty({ type: ModelMetricsDto, nullable: true, description: 'null at start' }) metrics!: null;
+  @ApiProperty({ type: String, nullable: true }) error!: null;
+}
+
+/** The job status object of SPEC.md §2.6. */
+export class PredictionJobStatusDto implements PredictionJobView {
+  @ApiProperty() jobId!: string;
+  @ApiProperty({ enum: ['queued', 'running', 'completed', 'failed'] })
+  status!: PredictionJobView['status'];
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100 }) progress!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'What the job is doing or did' })
+  message!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why it failed' }) error!: string | null;
+  @ApiProperty({ enum: ['train', 'predict'] }) type!: PredictionJobView['type'];
+  @ApiProperty({ format: 'uuid' }) sunSourceId!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: ModelMetricsDto, nullable: true, description: 'A completed training: its metrics' })
+  metrics!: ModelMetricsDto | null;
+  @ApiProperty({
+    type: HourlyForecastPointDto,
+    isArray: true,
+    nullable: true,
+    description: 'A completed forecast: its 168 hourly points',
+  })
+  predictions!: HourlyForecastPointDto[] | null;
+  @ApiProperty({ type: 'integer', description: 'Hourly points of history the job used' })
+  dataPointsUsed!: number;
+  @ApiProperty({
+    type: ModelMetricsDto,
+    description: 'Metrics of the model behind the result; {} when there is none (physics baseline)',
+  })
+  modelMetrics!: ModelMetricsDto | Record<string, never>;
+}
+
+export class StoredPredictionDto {
+  @ApiProperty({ type: HourlyForecastPointDto, isArray: true, description: '168 hourly points, 7 days' })
+  predictions!: HourlyForecastPointDto[];
+  @ApiProperty({ type: DailyForecastPointDto, isArray: true, description: '7 daily points (UTC days)' })
+  daily!: DailyForecastPointDto[];
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ description: 'The job that made it' }) jobId!: string;
+}
+
+/** SPEC.md §2.6 latest prediction. */
+export class LatestPredictionDto {
+  @ApiProperty() exists!: boolean;
+  @ApiProperty({ type: StoredPredictionDto, nullable: true }) data!: StoredPredictionDto | null;
+}
+
+export class ForecastModelInfoDataDto {
+  @ApiProperty({ format: 'date-time' }) trainedAt!: string;
+  @ApiProperty({ type: 'integer' }) dataPointsUsed!: number;
+  @ApiProperty({ type: ModelMetricsDto }) metrics!: ModelMetricsDto;
+}
+
+/** SPEC.md §2.6 model info. */
+export class ForecastModelInfoDto {
+  @ApiProperty() exists!: boolean;
+  @ApiProperty({ type: ForecastModelInfoDataDto, nullable: true }) data!: ForecastModelInfoDataDto | null;
+}
+
+export class PredictionErrorDto {
+  @ApiProperty({ example: 'Sun source not found' }) message!: string;
+}

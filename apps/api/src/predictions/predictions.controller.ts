@@ -1,0 +1,85 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCookieAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { PredictionJobsService } from '@solar/predictions';
+import { PredictionRequestDto } from './dto/prediction-request.dto';
+import {
+  ForecastModelInfoDto,
+  LatestPredictionDto,
+  PredictionErrorDto,
+  PredictionJobStatusDto,
+  PredictionResultDto,
+} from './dto/prediction.dto';
+
+/** Training and forecast jobs (SPEC.md §4.5): started here, run by the scheduler's worker. */
+@ApiTags('predictions')
+@ApiCookieAuth()
+@ApiNotFoundResponse({ type: PredictionErrorDto, description: 'No such source (or job) among yours' })
+@Controller('api/predictions')
+export class PredictionsController {
+  constructor(private readonly jobs: PredictionJobsService) {}
+
+  @Post('train')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: PredictionResultDto,
+    description: 'Queued at once; or already_running with the id of the active training of that source',
+  })
+  @ApiBadRequestResponse({ description: 'Validation errors, or "Source needs latitude and longitude"' })
+  @ApiServiceUnavailableResponse({ type: PredictionErrorDto, description: 'The job queue is unreachable' })
+  train(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: PredictionRequestDto,
+  ): Promise<PredictionResultDto> {
+    return this.jobs.train(user.id, body.sunSourceId);
+  }
+
+  @Post('predict')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: PredictionResultDto,
+    description: 'A 7-day forecast, queued at once; without a trained model, the physics-only baseline',
+  })
+  @ApiBadRequestResponse({ description: 'Validation errors, or "Source needs latitude and longitude"' })
+  @ApiServiceUnavailableResponse({ type: PredictionErrorDto, description: 'The job queue is unreachable' })
+  predict(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: PredictionRequestDto,
+  ): Promise<PredictionResultDto> {
+    return this.jobs.predict(user.id, body.sunSourceId);
+  }
+
+  @Get('status/:jobId')
+  @ApiOkResponse({ type: PredictionJobStatusDto, description: 'Kept for 24 hours after its last change' })
+  status(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('jobId') jobId: string,
+  ): Promise<PredictionJobStatusDto> {
+    return this.jobs.status(user.id, jobId);
+  }
+
+  @Get('latest/:sunSourceId')
+  @ApiOkResponse({ type: LatestPredictionDto, description: 'The most recent forecast, by creation time' })
+  latest(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) sunSourceId: string,
+  ): Promise<LatestPredictionDto> {
+    return this.jobs.latest(user.id, sunSourceId);
+  }
+
+  @Get('model-info/:sunSourceId')
+  @ApiOkResponse({ type: ForecastModelInfoDto })
+  modelInfo(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) sunSourceId: string,
+  ): Promise<ForecastModelInfoDto> {
+    return this.jobs.modelInfo(user.id, sunSourceId);
+  }
+}

@@ -1,0 +1,267 @@
+import { INestApplication } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { Client } from 'pg';
+import {
+  PredictionJobRecord,
+  PredictionJobStore,
+  PredictionRunner,
+  WorkerThreadForecastCompute,
+} from '@solar/predictions';
+import { REDIS, RedisLocks } from '@solar/redis';
+import { syntheticSeries } from '@solar/telemetry';
+import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
+import { createSchedulerApp } from '../src/create-scheduler-app';
+import { JobRunner } from '../src/jobs/job-runner';
+
+jest.setTimeout(30_000);
+
+const NOW = new Date('2026-06-10T12:30:00Z');
+const BERLIN = { latitude: 52.52, longitude: 13.4 };
+const DAY_MS = 86_400_000;
+const ROOT = join(__dirname, '..', '..', '..');
+
+/**
+ * The production compute (a worker thread per computation) on the TypeScript sources: a bare
+ * thread cannot load `.ts`, so this one compiles them with @swc/core as Jest does, maps the
+ * `@solar/*` aliases to `libs/*\/src`, then runs the real thread entry.
+ */
+const TYPESCRIPT_THREAD = `
+const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
+const root = ${JSON.stringify(ROOT)};
+const { transformSync } = Module.createRequire(path.join(root, 'package.json'))('@swc/core');
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const alias = /^@solar\\/([a-z-]+)$/.exec(request);
+  return resolveFilename.call(this, alias ? path.join(root, 'libs', alias[1], 'src') : request, ...rest);
+};
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: { parser: { syntax: 'typescript', decorators: true }, target: 'es2022', keepClassNames: true },
+    module: { type: 'commonjs' },
+  });
+  module._compile(code, filename);
+};
+require(path.join(root, 'libs/predictions/src/compute/forecast-compute.worker.ts'));
+`;
+
+const threadCompute = () =>
+  new WorkerThreadForecastCompute(
+    (request) => new Worker(TYPESCRIPT_THREAD, { eval: true, workerData: request }),
+  );
+
+describe('scheduled predictions (SPEC.md §1 scheduled jobs, DECISIONS.md "Forecasts")', () => {
+  const clock = new FakeClock(NOW);
+  const weather = new FakeOpenMeteo({ firstDate: '2026-06-10', utcOffsetSeconds: 7200 });
+  let env: TestEnvironment;
+  let db: Client;
+  let first: INestApplication;
+  let second: INestApplication;
+
+  beforeAll(async () => {
+    await weather.start();
+    env = await createTestEnvironment({ WEATHER_API_URL: weather.url });
+    db = new Client({ connectionString: env.config.databaseUrl });
+    await db.connect();
+    [first, second] = await Promise.all([
+      createSchedulerApp(env.config, { clock, forecastCompute: threadCompute() }),
+      createSchedulerApp(env.configWith({}), { clock, forecastCompute: threadCompute() }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([first.close(), second.close()]);
+    await db.end();
+    await env.teardown();
+    await weather.stop();
+  });
+
+  async function user(autoRunPredictions?: '0' | '1'): Promise<string> {
+    const id = randomUUID();
+    await db.query(`INSERT INTO users (id, email, password_hash) VALUES ($1, $2, 'x')`, [
+      id,
+      `${id}@example.com`,
+    ]);
+    if (autoRunPredictions) {
+      await db.query(`INSERT INTO user_settings (user_id, setting_type, value) VALUES ($1, 1, $2)`, [
+        id,
+        autoRunPredictions,
+      ]);
+    }
+    return id;
+  }
+
+  async function source(
+    userId: string,
+    fields: { latitude?: number; longitude?: number; isActive?: boolean } = BERLIN,
+  ): Promise<string> {
+    const id = randomUUID();
+    await db.query(
+      `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted, latitude, longitude, is_active)
+       VALUES ($1, $2, 'S', 'Webhook', 'v1.x', $3, $4, $5)`,
+      [id, userId, fields.latitude ?? null, fields.longitude ?? null, fields.isActive ?? true],
+    );
+    return id;
+  }
+
+  /** 20 days of hourly synthetic readings up to now. */
+  async function history(sunSourceId: string): Promise<void> {
+    const readings = syntheticSeries({
+      ...BERLIN,
+      capacityWatts: 4000,
+      seed: 7,
+      start: new Date(NOW.getTime() - 20 * DAY_MS),
+      end: new Date(NOW.getTime() - 3_600_000),
+      stepMinutes: 60,
+    });
+    for (const month of ['2026-05-01', '2026-06-01'])
+      await db.query(`SELECT ensure_telemetry_partition($1::date)`, [month]);
+    await db.query(
+      `INSERT INTO telemetry (sun_source_id, ts, solar_power, load_power, state_of_charge, raw)
+       SELECT $1, r.ts, r.solar, r.load, r.soc, '{}'::jsonb
+         FROM unnest($2::timestamptz[], $3::float8[], $4::float8[], $5::float8[]) AS r (ts, solar, load, soc)`,
+      [
+        sunSourceId,
+        readings.map((reading) => reading.timestamp),
+        readings.map((reading) => reading.solarPower),
+        readings.map((reading) => reading.loadPower),
+        readings.map((reading) => reading.stateOfCharge),
+      ],
+    );
+  }
+
+  const predictionsOf = async (sunSourceId: string) =>
+    (
+      await db.query<{ jobId: string; hours: number; days: number }>(
+        `SELECT job_id AS "jobId", jsonb_array_length(predictions) AS hours, jsonb_array_length(daily) AS days
+           FROM predictions WHERE sun_source_id = $1`,
+        [sunSourceId],
+      )
+    ).rows;
+
+  /** Every job record the scheduled runs left, by source. */
+  async function scheduledRecords(): Promise<Map<string, PredictionJobRecord>> {
+    const redis = first.get<Redis>(REDIS);
+    const prefix = env.config.redisKeyPrefix;
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(
+        cursor,
+        'MATCH',
+        `${prefix}prediction-jobs:scheduled-*`,
+        'COUNT',
+        1000,
+      );
+      keys.push(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    const store = first.get(PredictionJobStore);
+    const records = await Promise.all(
+      keys.map((key) => store.get(key.slice(`${prefix}prediction-jobs:`.length))),
+    );
+    return new Map(records.map((record) => [record!.sunSourceId, record!]));
+  }
+
+  it('registers the prediction job every 6 hours, half an hour after the weather refresh', () => {
+    const registry = first.get(SchedulerRegistry);
+    expect(String(registry.getCronJob('predict').cronTime.source)).toBe('30 */6 * * *');
+    expect(registry.getCronJob('predict').cronTime.timeZone).toBe('UTC');
+    expect(String(registry.getCronJob('weather').cronTime.source)).toBe('0 */6 * * *');
+  });
+
+  it('forecasts every active located source of users with setting 1, once per slot, whatever fails', async () => {
+    const keen = await user('1');
+    // Created first, so its failure comes before the others' runs.
+    const neverTrained = await source(keen);
+    const trained = await source(keen);
+    const inactive = await source(keen, { ...BERLIN, isActive: false });
+    const unlocated = await source(keen, {});
+    const indifferent = await user();
+    const declined = await user('0');
+    const notAsked = [await source(indifferent), await source(declined)];
+
+    await history(trained);
+    // Trained in a real compute thread, as the queue worker would.
+    const training = await first.get(PredictionRunner).runQueued({
+      jobId: `train_test_${Date.now()}`,
+      type: 'train',
+      sunSourceId: trained,
+    });
+    expect(training).toBe('completed');
+    for (const other of notAsked) {
+      await db.query(
+        `INSERT INTO forecast_models (sun_source_id, trained_at, data_points_used, metrics, model)
+         SELECT $1, trained_at, data_points_used, metrics, model FROM forecast_models WHERE sun_source_id = $2`,
+        [other, trained],
+      );
+    }
+
+    // Not the slot of "now": a cron firing during the test must not take it first.
+    const slot = new Date('2026-06-10T06:30:00Z');
+    const reports = await Promise.all([
+      first.get(JobRunner).run('predict', slot),
+      second.get(JobRunner).run('predict', slot),
+    ]);
+    expect(reports.map((report) => report.status).sort()).toEqual(['completed', 'skipped']);
+    expect(reports.find((report) => report.status === 'completed')).toMatchObject({
+      job: 'predict',
+      counts: { predicted: 1, failed: 1, skipped: 2 },
+    });
+
+    const [stored] = await predictionsOf(trained);
+    expect(stored).toEqual({
+      jobId: expect.stringMatching(
+        /^scheduled-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ),
+      hours: 168,
+      days: 7,
+    });
+    for (const other of [neverTrained, inactive, unlocated, ...notAsked]) {
+      expect(await predictionsOf(other)).toEqual([]);
+    }
+
+    const records = await scheduledRecords();
+    expect([...records.keys()].sort()).toEqual([neverTrained, trained].sort());
+    expect(records.get(trained)).toMatchObject({
+      jobId: stored.jobId,
+      status: 'completed',
+      progress: 100,
+      type: 'predict',
+      ownerId: keen,
+    });
+    expect(records.get(neverTrained)).toMatchObject({
+      status: 'failed',
+      error: 'Model must be trained first',
+      type: 'predict',
+    });
+    // No active-job marker is involved in a scheduled run.
+    expect(await first.get<Redis>(REDIS).exists(`prediction-active:predict:${trained}`)).toBe(0);
+
+    expect(await first.get(JobRunner).run('predict', slot)).toEqual({
+      job: 'predict',
+      status: 'skipped',
+      reason: 'this slot already ran on another instance',
+    });
+  });
+
+  it('never runs concurrently with itself', async () => {
+    const locks = first.get(RedisLocks);
+    const token = await locks.acquire('jobs:predict:running', 60_000);
+    try {
+      expect(await second.get(JobRunner).run('predict')).toEqual({
+        job: 'predict',
+        status: 'skipped',
+        reason: 'already running',
+      });
+    } finally {
+      await locks.release('jobs:predict:running', token!);
+    }
+  });
+});

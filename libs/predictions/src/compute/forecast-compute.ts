@@ -1,0 +1,16 @@
+import { Forecast, ForecastInput, TrainedModel, TrainingInput } from '@solar/forecast';
+
+/**
+ * Runs the model (`trainForecaster`, `forecast` of libs/forecast) on plain data. Production runs
+ * it in a worker thread, so a training of several seconds never stalls the scheduler's event
+ * loop (queue locks, crons, health); tests may run it in-process.
+ */
+export abstract class ForecastCompute {
+  abstract train(input: TrainingInput): Promise<TrainedModel>;
+  abstract forecast(input: ForecastInput): Promise<Forecast>;
+}
+
+/** The model refused the data or failed on it: its message is the job's error. */
+export class ForecastComputeError extends Error {
+  override readonly name = 'ForecastComputeError';
+}

@@ -1,0 +1,174 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  BadRequestError,
+  Clock,
+  coordinatesOf,
+  NotFoundError,
+  ServiceUnavailableError,
+  SOURCE_NEEDS_COORDINATES,
+  SUN_SOURCE_NOT_FOUND,
+  SunSourceEntity,
+  SunSourceRepository,
+} from '@solar/domain';
+import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
+import { ForecastModelRepository } from '../storage/forecast-model.repository';
+import { PredictionRepository } from '../storage/prediction.repository';
+import {
+  JOB_NOT_FOUND,
+  PREDICTION_SERVICE_UNAVAILABLE,
+  predictionJobId,
+  PredictionJobRecord,
+  PredictionJobType,
+  PredictionJobView,
+  queuedRecord,
+  toPredictionJobView,
+} from './prediction-job';
+import { PredictionJobStore } from './prediction-job.store';
+import { PredictionQueue } from './prediction-queue';
+
+/** PredictionResultDto of SPEC.md §2.6: the answer to train and predict. */
+export interface PredictionResult {
+  jobId: string;
+  status: 'queued' | 'already_running';
+  predictions: null;
+  metrics: null;
+  error: null;
+}
+
+/** SPEC.md §2.6 latest prediction: the stored document without its internal id. */
+export type LatestPrediction =
+  | { exists: false; data: null }
+  | {
+      exists: true;
+      data: {
+        predictions: HourlyForecastPoint[];
+        daily: DailyForecastPoint[];
+        createdAt: string;
+        jobId: string;
+      };
+    };
+
+/** SPEC.md §2.6 model info. */
+export type ForecastModelView =
+  | { exists: false; data: null }
+  | { exists: true; data: { trainedAt: string; dataPointsUsed: number; metrics: ModelMetrics } };
+
+/** Ids tried when the natural one (source and second) is already taken by an earlier job. */
+const JOB_ID_ATTEMPTS = 10;
+
+/**
+ * The owner's side of the forecasting jobs (SPEC.md §4.5, §3.1): starts them (at most one active
+ * per source and type), reports on them, and reads what they stored. The jobs themselves run in
+ * the scheduler's worker (`PredictionRunner`).
+ */
+@Injectable()
+export class PredictionJobsService {
+  private readonly logger = new Logger(PredictionJobsService.name);
+
+  constructor(
+    private readonly sources: SunSourceRepository,
+    private readonly store: PredictionJobStore,
+    private readonly queue: PredictionQueue,
+    private readonly models: ForecastModelRepository,
+    private readonly predictions: PredictionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  train(ownerId: string, sunSourceId: string): Promise<PredictionResult> {
+    return this.start(ownerId, sunSourceId, 'train');
+  }
+
+  predict(ownerId: string, sunSourceId: string): Promise<PredictionResult> {
+    return this.start(ownerId, sunSourceId, 'predict');
+  }
+
+  /** An unknown job and another user's job are the same 404 (DECISIONS.md). */
+  async status(ownerId: string, jobId: string): Promise<PredictionJobView> {
+    const record = await this.store.get(jobId);
+    if (!record || record.ownerId !== ownerId) throw new NotFoundError(JOB_NOT_FOUND);
+    return toPredictionJobView(record);
+  }
+
+  async latest(ownerId: string, sunSourceId: string): Promise<LatestPrediction> {
+    return this.latestOf((await this.owned(ownerId, sunSourceId)).id);
+  }
+
+  /** `latest` without the ownership check, for a source its owner shares (SPEC.md §4.9). */
+  async latestOf(sunSourceId: string): Promise<LatestPrediction> {
+    const stored = await this.predictions.latest(sunSourceId);
+    if (!stored) return { exists: false, data: null };
+    return {
+      exists: true,
+      data: {
+        predictions: stored.predictions,
+        daily: stored.daily,
+        createdAt: stored.createdAt.toISOString(),
+        jobId: stored.jobId,
+      },
+    };
+  }
+
+  async modelInfo(ownerId: string, sunSourceId: string): Promise<ForecastModelView> {
+    const info = await this.models.info((await this.owned(ownerId, sunSourceId)).id);
+    if (!info) return { exists: false, data: null };
+    return {
+      exists: true,
+      data: {
+        trainedAt: info.trainedAt.toISOString(),
+        dataPointsUsed: info.dataPointsUsed,
+        metrics: info.metrics,
+      },
+    };
+  }
+
+  private async start(
+    ownerId: string,
+    sunSourceId: string,
+    type: PredictionJobType,
+  ): Promise<PredictionResult> {
+    const source = await this.owned(ownerId, sunSourceId);
+    if (!coordinatesOf(source)) throw new BadRequestError(SOURCE_NEEDS_COORDINATES);
+    const now = this.clock.now();
+    for (let offset = 0; offset < JOB_ID_ATTEMPTS; offset++) {
+      const jobId = predictionJobId(type, source.id, now, offset);
+      const record = queuedRecord({ jobId, type, sunSourceId: source.id, ownerId }, now);
+      const claim = await this.store.claim(record);
+      if (claim.outcome === 'active') return result(claim.activeJobId, 'already_running');
+      if (claim.outcome === 'claimed') {
+        await this.submit(record);
+        return result(jobId, 'queued');
+      }
+    }
+    throw new Error(`no free job id for ${type} of ${source.id} within ${JOB_ID_ATTEMPTS} seconds`);
+  }
+
+  /** SPEC.md §3.1: a job the machinery cannot take fails at once and frees its marker. */
+  private async submit(record: PredictionJobRecord): Promise<void> {
+    const { jobId, type, sunSourceId } = record;
+    try {
+      await this.queue.add({ jobId, type, sunSourceId });
+    } catch (error) {
+      this.logger.error({ err: error, jobId }, 'could not enqueue a prediction job');
+      await this.store
+        .update(jobId, {
+          status: 'failed',
+          message: null,
+          error: PREDICTION_SERVICE_UNAVAILABLE,
+          updatedAt: this.clock.now().toISOString(),
+        })
+        .catch(() => undefined);
+      await this.store.release(type, sunSourceId, jobId).catch(() => undefined);
+      throw new ServiceUnavailableError(PREDICTION_SERVICE_UNAVAILABLE);
+    }
+  }
+
+  private async owned(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {
+    const source = await this.sources.findOwned(ownerId, sunSourceId);
+    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return source;
+  }
+}
+
+function result(jobId: string, status: PredictionResult['status']): PredictionResult {
+  return { jobId, status, predictions: null, metrics: null, error: null };
+}

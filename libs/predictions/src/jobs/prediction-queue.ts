@@ -1,0 +1,42 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Queue, QueueBaseOptions } from 'bullmq';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { QueuedPredictionJob } from './prediction-job';
+
+export const PREDICTION_QUEUE = 'predictions';
+
+/**
+ * Where the queue lives: BullMQ opens its own connections (it refuses ioredis' `keyPrefix`), so
+ * `REDIS_KEY_PREFIX` becomes its `prefix` instead and every queue key stays under ours.
+ */
+export function predictionQueueConnection(
+  config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>,
+): QueueBaseOptions {
+  return { connection: { url: config.redisUrl }, prefix: `${config.redisKeyPrefix}bull` };
+}
+
+/**
+ * The producer side of the `predictions` queue (api): one queue entry per job, under the job's
+ * own id. Finished entries are dropped at once: the job record in Redis is the history.
+ */
+@Injectable()
+export class PredictionQueue implements OnModuleDestroy {
+  private readonly logger = new Logger(PredictionQueue.name);
+  private readonly queue: Queue<QueuedPredictionJob>;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.queue = new Queue<QueuedPredictionJob>(PREDICTION_QUEUE, {
+      ...predictionQueueConnection(config),
+      defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+    });
+    this.queue.on('error', (error) => this.logger.warn({ err: error }, 'prediction queue error'));
+  }
+
+  async add(job: QueuedPredictionJob): Promise<void> {
+    await this.queue.add(job.type, job, { jobId: job.jobId });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.queue.close();
+  }
+}

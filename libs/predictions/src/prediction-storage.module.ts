@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { PredictionJobStore } from './jobs/prediction-job.store';
+import { ForecastModelRepository } from './storage/forecast-model.repository';
+import { PredictionHistoryRepository } from './storage/prediction-history.repository';
+import { PredictionRepository } from './storage/prediction.repository';
+import { ScheduledPredictionSourcesRepository } from './storage/scheduled-prediction-sources.repository';
+
+/** Job records and markers (Redis), models and forecasts (PostgreSQL): shared by api and worker. */
+@Module({
+  providers: [
+    PredictionJobStore,
+    ForecastModelRepository,
+    PredictionRepository,
+    PredictionHistoryRepository,
+    ScheduledPredictionSourcesRepository,
+  ],
+  exports: [
+    PredictionJobStore,
+    ForecastModelRepository,
+    PredictionRepository,
+    PredictionHistoryRepository,
+    ScheduledPredictionSourcesRepository,
+  ],
+})
+export class PredictionStorageModule {}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ModelMetrics, TrainedModel } from '@solar/forecast';
+
+/** Model info of SPEC.md §2.6, without the model itself. */
+export interface ForecastModelInfo {
+  trainedAt: Date;
+  dataPointsUsed: number;
+  metrics: ModelMetrics;
+}
+
+/** `forecast_models`: one trained model per source, replaced by each training. */
+@Injectable()
+export class ForecastModelRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async save(sunSourceId: string, model: TrainedModel, trainedAt: Date): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO forecast_models (sun_source_id, trained_at, data_points_used, metrics, model)
+       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)
+       ON CONFLICT (sun_source_id) DO UPDATE SET
+              trained_at = EXCLUDED.trained_at,
+              data_points_used = EXCLUDED.data_points_used,
+              metrics = EXCLUDED.metrics,
+              model = EXCLUDED.model`,
+      [sunSourceId, trainedAt, model.dataPointsUsed, JSON.stringify(model.metrics), JSON.stringify(model)],
+    );
+  }
+
+  async model(sunSourceId: string): Promise<TrainedModel | undefined> {
+    const rows: Array<{ model: TrainedModel }> = await this.dataSource.query(
+      `SELECT model FROM forecast_models WHERE sun_source_id = $1`,
+      [sunSourceId],
+    );
+    return rows[0]?.model;
+  }
+
+  async info(sunSourceId: string): Promise<ForecastModelInfo | undefined> {
+    const rows: ForecastModelInfo[] = await this.dataSource.query(
+      `SELECT trained_at AS "trainedAt", data_points_used AS "dataPointsUsed", metrics
+         FROM forecast_models WHERE sun_source_id = $1`,
+      [sunSourceId],
+    );
+    return rows[0];
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { HourlyObservation } from '@solar/forecast';
+
+interface ObservationRow {
+  hour: Date;
+  solarPower: number | null;
+  loadPower: number | null;
+  stateOfCharge: number | null;
+}
+
+/**
+ * The measured history a model learns from: hourly averages of the three series it forecasts.
+ * The caller has checked the source (the worker reads on behalf of the job's owner).
+ */
+@Injectable()
+export class PredictionHistoryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** UTC hours in `[from, to)` that have at least one reading, oldest first. */
+  async hourlyObservations(sunSourceId: string, from: Date, to: Date): Promise<HourlyObservation[]> {
+    const rows: ObservationRow[] = await this.dataSource.query(
+      `SELECT date_trunc('hour', ts, 'UTC') AS "hour",
+              avg(solar_power)::float8 AS "solarPower",
+              avg(load_power)::float8 AS "loadPower",
+              avg(state_of_charge)::float8 AS "stateOfCharge"
+         FROM telemetry
+        WHERE sun_source_id = $1 AND ts >= $2 AND ts < $3
+        GROUP BY 1
+        ORDER BY 1`,
+      [sunSourceId, from, to],
+    );
+    return rows.map((row) => ({
+      hour: row.hour,
+      solarPower: row.solarPower,
+      loadPower: row.loadPower,
+      stateOfCharge: row.stateOfCharge,
+    }));
+  }
+}

@@ -1,0 +1,249 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  Clock,
+  coordinatesOf,
+  SOURCE_NEEDS_COORDINATES,
+  SUN_SOURCE_NOT_FOUND,
+  SunSourceEntity,
+  SunSourceRepository,
+  WeatherHour,
+  WeatherService,
+} from '@solar/domain';
+import { HourlyWeather, Site } from '@solar/forecast';
+import { ForecastCompute, ForecastComputeError } from '../compute/forecast-compute';
+import {
+  MIN_TRAINING_HOURS,
+  MODEL_MUST_BE_TRAINED,
+  notEnoughDataMessage,
+  PREDICTION_SERVICE_UNAVAILABLE,
+  PredictionJobRecord,
+  PredictionJobStatus,
+  QueuedPredictionJob,
+  queuedRecord,
+} from '../jobs/prediction-job';
+import { PredictionJobStore } from '../jobs/prediction-job.store';
+import { ForecastModelRepository } from '../storage/forecast-model.repository';
+import { PredictionHistoryRepository } from '../storage/prediction-history.repository';
+import { PredictionRepository } from '../storage/prediction.repository';
+import { JobProgress } from './job-progress';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** History a model learns from (the longest aggregated range of SPEC.md §8). */
+const TRAINING_WINDOW_MS = 90 * DAY_MS;
+/** History a forecast starts from (profiles, lags, the current state of charge): the model reads 15 days. */
+const FORECAST_HISTORY_MS = 16 * DAY_MS;
+/** Weather asked of the store for a forecast: the provider's eight days. */
+const FORECAST_WEATHER_MS = 8 * DAY_MS;
+
+/** A failure the owner should read as is (data, model or source), not a machinery failure. */
+export class PredictionJobError extends Error {
+  override readonly name = 'PredictionJobError';
+}
+
+type JobOutcome = Pick<
+  PredictionJobRecord,
+  'message' | 'metrics' | 'predictions' | 'dataPointsUsed' | 'modelMetrics'
+>;
+
+/**
+ * Runs one training or forecast job from start to end: reads the source, its weather (fetched
+ * first when none is stored) and its hourly history, hands the plain data to `ForecastCompute`
+ * (a worker thread in production), stores the result and keeps the job record up to date. The
+ * database and Redis work stays on this thread, in Nest's context; only the model runs elsewhere.
+ */
+@Injectable()
+export class PredictionRunner {
+  private readonly logger = new Logger(PredictionRunner.name);
+
+  constructor(
+    private readonly sources: SunSourceRepository,
+    private readonly weather: WeatherService,
+    private readonly history: PredictionHistoryRepository,
+    private readonly models: ForecastModelRepository,
+    private readonly predictions: PredictionRepository,
+    private readonly store: PredictionJobStore,
+    private readonly compute: ForecastCompute,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A job from the queue. Its active marker is released however it ends (SPEC.md §3.1). */
+  async runQueued(job: QueuedPredictionJob): Promise<PredictionJobStatus> {
+    try {
+      return await this.execute(job, { requireModel: false });
+    } finally {
+      await this.store.release(job.type, job.sunSourceId, job.jobId);
+    }
+  }
+
+  /**
+   * A scheduled prediction (SPEC.md §1): synchronous, without the concurrent-job guard, under a
+   * `scheduled-<uuid>` id, and only from a trained model.
+   */
+  async runScheduled(source: {
+    id: string;
+    userId: string;
+  }): Promise<{ jobId: string; status: PredictionJobStatus }> {
+    const jobId = `scheduled-${randomUUID()}`;
+    const job: QueuedPredictionJob = { jobId, type: 'predict', sunSourceId: source.id };
+    await this.store.create(queuedRecord({ ...job, ownerId: source.userId }, this.clock.now()));
+    return { jobId, status: await this.execute(job, { requireModel: true }) };
+  }
+
+  /** A queued job the queue gave up on without our processor finishing it (a crashed worker). */
+  async abandon(job: QueuedPredictionJob): Promise<void> {
+    const record = await this.store.get(job.jobId);
+    if (record && record.status !== 'completed' && record.status !== 'failed') {
+      await this.store.update(job.jobId, {
+        status: 'failed',
+        error: PREDICTION_SERVICE_UNAVAILABLE,
+        updatedAt: this.clock.now().toISOString(),
+      });
+    }
+    await this.store.release(job.type, job.sunSourceId, job.jobId);
+  }
+
+  private async execute(
+    job: QueuedPredictionJob,
+    options: { requireModel: boolean },
+  ): Promise<PredictionJobStatus> {
+    const progress = new JobProgress(this.store, job.jobId, this.clock);
+    await this.store.update(job.jobId, {
+      status: 'running',
+      progress: 5,
+      message: 'Preparing weather data',
+      updatedAt: this.clock.now().toISOString(),
+    });
+    try {
+      const source = await this.sources.findById(job.sunSourceId);
+      if (!source) throw new PredictionJobError(SUN_SOURCE_NOT_FOUND);
+      const site = siteOf(source);
+      const now = this.clock.now();
+      await this.prepareWeather(source, now);
+      const outcome =
+        job.type === 'train'
+          ? await this.train(source.id, site, now, progress)
+          : await this.forecast(job.jobId, source.id, site, now, progress, options.requireModel);
+      await progress.finish({ status: 'completed', progress: 100, error: null, ...outcome });
+      this.logger.log({ jobId: job.jobId, sunSourceId: job.sunSourceId }, `${job.type} job completed`);
+      return 'completed';
+    } catch (error) {
+      // The data's or the model's own words are for the owner; anything else only for the log.
+      const told = error instanceof PredictionJobError || error instanceof ForecastComputeError;
+      if (told) this.logger.warn({ jobId: job.jobId, reason: error.message }, `${job.type} job failed`);
+      else this.logger.error({ err: error, jobId: job.jobId }, `${job.type} job failed`);
+      await progress.finish({
+        status: 'failed',
+        message: null,
+        error: told ? error.message : PREDICTION_SERVICE_UNAVAILABLE,
+      });
+      return 'failed';
+    }
+  }
+
+  private async train(
+    sunSourceId: string,
+    site: Site,
+    now: Date,
+    progress: JobProgress,
+  ): Promise<JobOutcome> {
+    progress.report(10, 'Loading history');
+    const from = new Date(now.getTime() - TRAINING_WINDOW_MS);
+    const history = await this.history.hourlyObservations(sunSourceId, from, now);
+    if (history.length < MIN_TRAINING_HOURS)
+      throw new PredictionJobError(notEnoughDataMessage(history.length));
+    const weather = (await this.weather.hourly(sunSourceId, { from, to: now })).map(toHourlyWeather);
+
+    progress.report(15, 'Training the model');
+    const model = await this.compute.train({
+      site,
+      history,
+      weather,
+      now,
+      onProgress: (percent) => progress.report(15 + 0.75 * percent),
+    });
+    progress.report(92, 'Saving the model');
+    await this.models.save(sunSourceId, model, validDate(model.trainedAt) ?? now);
+    return {
+      message: 'Model trained',
+      metrics: model.metrics,
+      predictions: null,
+      dataPointsUsed: model.dataPointsUsed,
+      modelMetrics: model.metrics,
+    };
+  }
+
+  private async forecast(
+    jobId: string,
+    sunSourceId: string,
+    site: Site,
+    now: Date,
+    progress: JobProgress,
+    requireModel: boolean,
+  ): Promise<JobOutcome> {
+    progress.report(10, 'Loading history');
+    const model = (await this.models.model(sunSourceId)) ?? null;
+    if (!model && requireModel) throw new PredictionJobError(MODEL_MUST_BE_TRAINED);
+    const history = await this.history.hourlyObservations(
+      sunSourceId,
+      new Date(now.getTime() - FORECAST_HISTORY_MS),
+      now,
+    );
+    const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+    const weather = (
+      await this.weather.hourly(sunSourceId, { from, to: new Date(from.getTime() + FORECAST_WEATHER_MS) })
+    ).map(toHourlyWeather);
+
+    progress.report(30, model ? 'Forecasting' : 'Forecasting from solar physics (no trained model)');
+    const result = await this.compute.forecast({ site, model, history, weather, now });
+    progress.report(90, 'Saving the forecast');
+    await this.predictions.insert(sunSourceId, jobId, result);
+    return {
+      message: model ? 'Forecast ready' : 'Forecast ready (physics baseline: no trained model)',
+      metrics: null,
+      predictions: result.hourly,
+      dataPointsUsed: history.length,
+      modelMetrics: model?.metrics ?? null,
+    };
+  }
+
+  /**
+   * SPEC.md §3.1: weather is fetched first when none is stored for the coming hours. A provider
+   * that fails does not fail the job: the model works without weather.
+   */
+  private async prepareWeather(source: SunSourceEntity, now: Date): Promise<void> {
+    const to = new Date(now.getTime() + DAY_MS);
+    if ((await this.weather.hourly(source.id, { from: now, to })).length > 0) return;
+    try {
+      await this.weather.refreshSource(source);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn({ sunSourceId: source.id, reason }, 'no weather for the job; going on without');
+    }
+  }
+}
+
+function siteOf(source: SunSourceEntity): Site {
+  const coordinates = coordinatesOf(source);
+  // Checked when the job was asked for; the owner may have cleared them since.
+  if (!coordinates) throw new PredictionJobError(SOURCE_NEEDS_COORDINATES);
+  return { ...coordinates, capacityWatts: source.installedCapacityWatts, batteryCapacityWh: null };
+}
+
+function toHourlyWeather(hour: WeatherHour): HourlyWeather {
+  return {
+    hour: hour.ts,
+    temperature: hour.temperature,
+    shortwaveRadiation: hour.shortwaveRadiation,
+    cloudCover: hour.cloudCover,
+    weatherCode: hour.weatherCode,
+    uvIndex: hour.uvIndex,
+    precipitation: hour.precipitation,
+  };
+}
+
+function validDate(text: string | undefined): Date | undefined {
+  const date = text === undefined ? undefined : new Date(text);
+  return date && Number.isFinite(date.getTime()) ? date : undefined;
+}
