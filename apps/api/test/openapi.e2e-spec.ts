@@ -92,6 +92,12 @@ describe('OpenAPI document and HTTP defaults', () => {
         'POST /api/weather/{sunSourceId}/refresh',
         'PUT /api/roi/prices/{priceId}',
         'PUT /api/sharing/{sunSourceId}',
+        'POST /api/predictions/train',
+        'POST /api/predictions/predict',
+        'GET /api/predictions/status/{jobId}',
+        'GET /api/predictions/latest/{sunSourceId}',
+        'GET /api/predictions/model-info/{sunSourceId}',
+        'GET /api/sharing/public/{sunSourceId}/forecast',
       ].sort(),
     );
     expect(body.components.schemas.RegisterDto.required).toEqual(['email', 'password']);

@@ -18,7 +18,7 @@ export const DAILY_FORECAST_PROVIDER = Symbol('DAILY_FORECAST_PROVIDER');
 
 /**
  * The provider until forecasts are stored: no forecast, so the ROI answer has no prediction
- * days. The forecasting capability replaces it (RoiModule binds `DAILY_FORECAST_PROVIDER`).
+ * days. The api binds `DAILY_FORECAST_PROVIDER` to the latest stored forecast (ForecastReadersModule of `@solar/predictions`).
  */
 @Injectable()
 export class NoDailyForecast implements LatestDailyForecast {
