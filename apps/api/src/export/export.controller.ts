@@ -1,0 +1,77 @@
+import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCookieAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import {
+  attachmentDisposition,
+  EXPORT_CONTENT_TYPES,
+  ExportFile,
+  TelemetryExportService,
+} from '@solar/telemetry';
+import { ExportQueryDto } from './dto/export-query.dto';
+
+const FILE = { type: 'string', format: 'binary' } as const;
+const COLUMNS =
+  'Columns: `timestamp` (ISO 8601, UTC), then every telemetry field by its canonical name; ' +
+  'records with startDate <= timestamp < endDate, oldest first, at most 500,000 ' +
+  '(`X-Export-Truncated: true` when the range held more).';
+
+@ApiTags('export')
+@ApiCookieAuth()
+@ApiBadRequestResponse({
+  description: 'Missing or invalid dates, endDate not after startDate, or over 33 days',
+})
+@ApiNotFoundResponse({ description: 'No such source among yours' })
+@Controller('api/export')
+export class ExportController {
+  constructor(private readonly telemetryExport: TelemetryExportService) {}
+
+  @Get(':sunSourceId/csv')
+  @ApiProduces(EXPORT_CONTENT_TYPES.csv)
+  @ApiOkResponse({
+    schema: FILE,
+    description: `\`export_{name}_{date}.csv\`: RFC 4180, UTF-8, header row. ${COLUMNS} Codes are joined with \`;\`; text that a spreadsheet could take for a formula starts with \`'\`.`,
+  })
+  csv(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) sunSourceId: string,
+    @Query() query: ExportQueryDto,
+    @Res() response: Response,
+  ): Promise<void> {
+    const request = { ownerId: user.id, sunSourceId, ...query };
+    return this.telemetryExport.export(request, 'csv', (file) => startDownload(response, file));
+  }
+
+  @Get(':sunSourceId/excel')
+  @ApiProduces(EXPORT_CONTENT_TYPES.xlsx)
+  @ApiOkResponse({
+    schema: FILE,
+    description: `\`export_{name}_{date}.xlsx\` with sheets \`Data\` (${COLUMNS}) and \`Summary\` (per numeric field count, average, minimum, maximum; record count, first and last timestamp; energy produced and consumed as the sum of each UTC day's highest daily counter).`,
+  })
+  excel(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) sunSourceId: string,
+    @Query() query: ExportQueryDto,
+    @Res() response: Response,
+  ): Promise<void> {
+    const request = { ownerId: user.id, sunSourceId, ...query };
+    return this.telemetryExport.export(request, 'xlsx', (file) => startDownload(response, file));
+  }
+}
+
+function startDownload(response: Response, file: ExportFile): Response {
+  response.status(200);
+  response.setHeader('Content-Type', file.contentType);
+  response.setHeader('Content-Disposition', attachmentDisposition(file.fileName));
+  if (file.truncated) response.setHeader('X-Export-Truncated', 'true');
+  // So that a front end on another allowed origin can read the file name and the flag.
+  response.setHeader('Access-Control-Expose-Headers', 'Content-Disposition, X-Export-Truncated');
+  return response;
+}

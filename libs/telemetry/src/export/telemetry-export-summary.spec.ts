@@ -1,0 +1,103 @@
+import { NUMERIC_FIELDS, NumericField } from '../telemetry-fields';
+import { TelemetryExportSummary } from './telemetry-export-summary';
+
+const HOUR = 3600_000;
+const DAY1 = Date.parse('2026-05-20T00:00:00Z');
+const DAY2 = DAY1 + 24 * HOUR;
+
+/** The numbers argument of `add`: NaN for every field not given. */
+function numbers(values: Partial<Record<NumericField, number>>): Float64Array {
+  return Float64Array.from(NUMERIC_FIELDS, (field) => values[field.name] ?? Number.NaN);
+}
+
+function statistics(summary: TelemetryExportSummary, field: NumericField) {
+  return summary.result().fields.find((entry) => entry.field === field);
+}
+
+describe('TelemetryExportSummary', () => {
+  it('is empty before any record: counts 0, everything else null', () => {
+    const result = new TelemetryExportSummary().result();
+    expect(result).toMatchObject({
+      recordCount: 0,
+      firstTimestamp: null,
+      lastTimestamp: null,
+      energyProduced: null,
+      energyConsumed: null,
+    });
+    expect(result.fields).toHaveLength(24);
+    expect(result.fields[0]).toEqual({
+      field: 'stateOfCharge',
+      unit: '%',
+      count: 0,
+      average: null,
+      minimum: null,
+      maximum: null,
+    });
+  });
+
+  it('per field: count of values, average, minimum, maximum; missing values skipped', () => {
+    const summary = new TelemetryExportSummary();
+    summary.add(DAY1 + 10 * HOUR, numbers({ solarPower: 100, batteryCurrent: -20 }));
+    summary.add(DAY1 + 11 * HOUR, numbers({ solarPower: 300 }));
+    summary.add(DAY1 + 12 * HOUR, numbers({ batteryCurrent: 5 }));
+    summary.add(DAY1 + 13 * HOUR, numbers({ solarPower: 0 }));
+
+    expect(statistics(summary, 'solarPower')).toEqual({
+      field: 'solarPower',
+      unit: 'W',
+      count: 3,
+      average: 400 / 3,
+      minimum: 0,
+      maximum: 300,
+    });
+    expect(statistics(summary, 'batteryCurrent')).toMatchObject({
+      count: 2,
+      average: -7.5,
+      minimum: -20,
+      maximum: 5,
+    });
+    expect(statistics(summary, 'gridVoltage')).toMatchObject({ count: 0, average: null });
+    expect(summary.result().recordCount).toBe(4);
+  });
+
+  it('first and last timestamp whatever the order of the records', () => {
+    const summary = new TelemetryExportSummary();
+    for (const hour of [5, 1, 9, 3]) summary.add(DAY1 + hour * HOUR, numbers({}));
+    expect(summary.result().firstTimestamp).toEqual(new Date(DAY1 + HOUR));
+    expect(summary.result().lastTimestamp).toEqual(new Date(DAY1 + 9 * HOUR));
+  });
+
+  it('energy: the sum over UTC days of each day’s highest daily counter', () => {
+    const summary = new TelemetryExportSummary();
+    const samples: [number, Partial<Record<NumericField, number>>][] = [
+      [DAY1 + 10 * HOUR, { dailyEnergyProduced: 1.5, dailyEnergyConsumed: 2 }],
+      [DAY1 + 14 * HOUR, { dailyEnergyProduced: 4.25, dailyEnergyConsumed: 3 }],
+      [DAY2 - 1000, { dailyEnergyProduced: 6, dailyEnergyConsumed: 2.5 }], // 23:59:59, still day 1
+      [DAY2 + 1000, { dailyEnergyProduced: 0.1 }], // the counter restarted at midnight UTC
+      [DAY2 + 12 * HOUR, { dailyEnergyProduced: 5.5, dailyEnergyConsumed: 4 }],
+      [DAY1 + 9 * HOUR, { dailyEnergyProduced: 1 }], // late arrival for day 1
+    ];
+    for (const [at, values] of samples) summary.add(at, numbers(values));
+    expect(summary.result().energyProduced).toBe(6 + 5.5);
+    expect(summary.result().energyConsumed).toBe(3 + 4);
+  });
+
+  it('energy totals are null when no record has the counter', () => {
+    const summary = new TelemetryExportSummary();
+    summary.add(DAY1, numbers({ dailyEnergyProduced: 2 }));
+    expect(summary.result().energyProduced).toBe(2);
+    expect(summary.result().energyConsumed).toBeNull();
+  });
+
+  it('keeps its average exact where a plain sum drifts (compensated summation)', () => {
+    const summary = new TelemetryExportSummary();
+    const values = numbers({ loadPower: 0.1 });
+    let plain = 0;
+    for (let index = 0; index < 10_000; index++) {
+      summary.add(DAY1 + index * 10_000, values);
+      plain += 0.1;
+    }
+    expect(plain / 10_000).not.toBe(0.1);
+    expect(statistics(summary, 'loadPower')?.average).toBe(0.1);
+  });
+});
