@@ -92,6 +92,8 @@ describe('OpenAPI document and HTTP defaults', () => {
         'POST /api/weather/{sunSourceId}/refresh',
         'PUT /api/roi/prices/{priceId}',
         'PUT /api/sharing/{sunSourceId}',
+        'GET /api/export/{sunSourceId}/csv',
+        'GET /api/export/{sunSourceId}/excel',
         'POST /api/predictions/train',
         'POST /api/predictions/predict',
         'GET /api/predictions/status/{jobId}',
