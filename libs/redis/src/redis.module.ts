@@ -4,7 +4,6 @@ import { AppConfig } from '@solar/config';
 import { RedisLocks } from './redis-locks';
 import { REDIS } from './redis.token';
 
-
 export function createRedisClient(config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>): Redis {
   return new Redis(config.redisUrl, { keyPrefix: config.redisKeyPrefix, maxRetriesPerRequest: 3 });
 }

@@ -51,8 +51,14 @@ export class SharingService {
    * The source, if its owner shares it at all and, when `view` is given, shares that view too;
    * otherwise "not found", exactly as for a source that does not exist.
    */
-  async sharedSource(sunSourceId: string, view?: SharedView): Promise<{ source: SunSourceEntity; flags: SharingFlags }> {
-    const [source, row] = await Promise.all([this.sources.findById(sunSourceId), this.sharing.findOneBy({ sunSourceId })]);
+  async sharedSource(
+    sunSourceId: string,
+    view?: SharedView,
+  ): Promise<{ source: SunSourceEntity; flags: SharingFlags }> {
+    const [source, row] = await Promise.all([
+      this.sources.findById(sunSourceId),
+      this.sharing.findOneBy({ sunSourceId }),
+    ]);
     if (!source || !row?.isEnabled || (view && !row[view])) throw new NotFoundError(NOT_SHARED);
     return { source, flags: pick(row) };
   }

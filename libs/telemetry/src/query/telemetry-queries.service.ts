@@ -63,7 +63,12 @@ export class TelemetryQueries {
   }
 
   /** Newest first; the window defaults to the last 24 hours. */
-  async history(ownerId: string, sunSourceId: string, requested: RequestedRange, limit: number): Promise<SunSourceMetrics[]> {
+  async history(
+    ownerId: string,
+    sunSourceId: string,
+    requested: RequestedRange,
+    limit: number,
+  ): Promise<SunSourceMetrics[]> {
     await this.ownedSource(ownerId, sunSourceId);
     return this.historyOf(sunSourceId, requested, limit);
   }
@@ -76,7 +81,11 @@ export class TelemetryQueries {
   }
 
   /** For a caller who may see this source without owning it (public sharing checked it). */
-  async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<SunSourceMetrics[]> {
+  async historyOf(
+    sunSourceId: string,
+    requested: RequestedRange,
+    limit: number,
+  ): Promise<SunSourceMetrics[]> {
     const range = this.range(requested, DAY);
     return (await this.telemetry.history(sunSourceId, range, limit)).map(toSunSourceMetrics);
   }
