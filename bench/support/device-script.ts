@@ -1,0 +1,101 @@
+/** One device timestamp step: the throttle keeps one message per source per 10 s of device time. */
+export const DEVICE_STEP_MS = 10_000;
+
+export type MessageKind = 'regular' | 'resend' | 'probe';
+
+export interface ScriptedMessage {
+  kind: MessageKind;
+  ts: number;
+  /** The JSON sent; a resend repeats the previous message byte for byte. */
+  body: string;
+}
+
+/** mulberry32, as in libs/testing: the same run sends the same fleet traffic. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface ScriptOptions {
+  /** Device time of the first message (epoch ms). */
+  startTs: number;
+  /** Share of stored messages the device sends twice (→ duplicate). */
+  resendShare: number;
+  /** Share of stored messages followed by one 1 s later (→ throttled). */
+  probeShare: number;
+  /** Webhook: the secret travels in the body as `key`. */
+  key?: string;
+}
+
+/**
+ * What one simulated device sends, in order: a device flushing its buffer, one sample per 10 s
+ * of device time, now and then a resend of the last message (a lost PUBACK/response) or an extra
+ * sample 1 s after the last (a chatty device). The expected verdicts are known in advance:
+ * regular → stored, resend → duplicate, probe → throttled.
+ */
+export class DeviceScript {
+  private nextTs: number;
+  private pending: ScriptedMessage | undefined;
+  private energy: number;
+
+  constructor(
+    private readonly random: () => number,
+    private readonly options: ScriptOptions,
+  ) {
+    this.nextTs = options.startTs;
+    this.energy = Math.round(random() * 5000) / 100;
+  }
+
+  next(): ScriptedMessage {
+    if (this.pending) {
+      const extra = this.pending;
+      this.pending = undefined;
+      return extra;
+    }
+    const ts = this.nextTs;
+    this.nextTs += DEVICE_STEP_MS;
+    const message: ScriptedMessage = { kind: 'regular', ts, body: this.payload(ts) };
+    const draw = this.random();
+    if (draw < this.options.resendShare) {
+      this.pending = { kind: 'resend', ts, body: message.body };
+    } else if (draw < this.options.resendShare + this.options.probeShare) {
+      this.pending = { kind: 'probe', ts: ts + 1000, body: this.payload(ts + 1000) };
+      // The next regular sample keeps 10 s from the probe too, whatever order they are processed in.
+      this.nextTs += DEVICE_STEP_MS;
+    }
+    return message;
+  }
+
+  /** A typical hybrid-inverter sample (SPEC.md §1 names), about 400 bytes. */
+  private payload(ts: number): string {
+    const r = this.random;
+    const solar = Math.round(r() * 4000);
+    const load = Math.round(300 + r() * 2500);
+    this.energy += solar / 360_000;
+    const telemetry = {
+      ...(this.options.key ? { key: this.options.key } : {}),
+      timestamp: new Date(ts).toISOString(),
+      stateOfCharge: Math.round(20 + r() * 80),
+      batteryVoltage: Math.round((48 + r() * 8) * 100) / 100,
+      batteryCurrent: Math.round((r() * 60 - 30) * 100) / 100,
+      batteryTemperature: Math.round((18 + r() * 15) * 10) / 10,
+      solarVoltage: Math.round((250 + r() * 150) * 10) / 10,
+      solarCurrent: Math.round((solar / 320) * 100) / 100,
+      solarPower: solar,
+      outputVoltage: Math.round((228 + r() * 6) * 10) / 10,
+      outputFrequency: 50,
+      loadPower: load,
+      gridPower: Math.round(load - solar),
+      dailyEnergyProduced: Math.round(this.energy * 1000) / 1000,
+      operatingMode: 'Line',
+      deviceStatus: 'OK',
+    };
+    return JSON.stringify(telemetry);
+  }
+}

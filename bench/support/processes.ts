@@ -1,0 +1,320 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus } from 'node:os';
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  pid: number;
+  /** The last lines of its output, for a failure report. */
+  tail: string[];
+  /** Every line whose JSON `msg` is in `keep` (e.g. the ingestor's summaries). */
+  kept: Array<Record<string, unknown>>;
+  /** Warnings and errors (pino level ≥ 40) by message, with a count. */
+  problems: Map<string, number>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const TAIL_LINES = 200;
+
+/** Starts `node <script>` with `env` (and only PATH from ours), collecting its log lines. */
+export function startNode(
+  name: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; keep?: string[] },
+): Child {
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (child.pid === undefined) throw new Error(`${name} did not start`);
+  const running: Child = {
+    name,
+    process: child,
+    pid: child.pid,
+    tail: [],
+    kept: [],
+    problems: new Map(),
+    exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+  };
+  const keep = new Set(options.keep ?? []);
+  let partial = '';
+  const collect = (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line) continue;
+      running.tail.push(line);
+      if (running.tail.length > TAIL_LINES) running.tail.shift();
+      if (!line.startsWith('{')) continue;
+      try {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        if (typeof parsed.msg === 'string' && keep.has(parsed.msg)) running.kept.push(parsed);
+        if (typeof parsed.level === 'number' && parsed.level >= 40) {
+          const err = parsed.err as { message?: unknown } | undefined;
+          const detail = typeof err?.message === 'string' ? `: ${err.message}` : '';
+          const key = `${String(parsed.msg)}${detail}`.slice(0, 200);
+          running.problems.set(key, (running.problems.get(key) ?? 0) + 1);
+        }
+      } catch {
+        // not JSON: only in the tail
+      }
+    }
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return running;
+}
+
+export function isRunning(child: Child): boolean {
+  return child.process.exitCode === null && child.process.signalCode === null;
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within `graceMs`. Only this child, by its pid. */
+export async function stopChild(
+  child: Child,
+  graceMs = 40_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (!isRunning(child)) return child.exited;
+  child.process.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      if (isRunning(child)) child.process.kill('SIGKILL');
+      resolve();
+    }, graceMs);
+  });
+  const result = await Promise.race([child.exited, killed.then(() => child.exited)]);
+  clearTimeout(timer);
+  return result;
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export async function healthy(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/health`, {
+      signal: AbortSignal.timeout(2000),
+    });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU and memory, from /proc
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of a process, in seconds; undefined once it is gone. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces: the fields after it start behind the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A /proc/<pid>/status field in MiB (VmRSS, VmHWM). */
+function statusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Pids whose command name is `comm` (redis-server, postgres) and, if given, whose command line
+ * contains `argsContain` (a PostgreSQL backend shows its database there: other databases' work
+ * on the same server is not ours).
+ */
+function pidsNamed(comm: string, argsContain?: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== comm) continue;
+      if (argsContain && !readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(argsContain)) continue;
+      pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Busy and total jiffies of the whole machine (/proc/stat). */
+function machineTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = values[3] + (values[4] ?? 0);
+  const total = values.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
+}
+
+export interface ProcessUsage {
+  /** Average CPU over the phase, % of one core. */
+  cpuPercent: number;
+  /** Highest resident set size sampled during the phase (MiB); undefined for groups. */
+  peakRssMiB?: number;
+}
+
+export interface PhaseUsage {
+  seconds: number;
+  /** Whole machine, % of all cores busy. */
+  machineCpuPercent: number;
+  /** CPU of processes not watched (other work on the machine, the kernel), % of one core. */
+  otherCpuPercent: number;
+  processes: Record<string, ProcessUsage>;
+}
+
+interface Watched {
+  name: string;
+  pids: () => number[];
+  sampleRss: boolean;
+}
+
+/**
+ * Samples CPU time and RSS of named processes (the apps, the benchmark itself, PostgreSQL and
+ * Redis as groups) while a phase runs. `begin` → `end` gives per-phase averages and peaks.
+ */
+export class UsageMeter {
+  private readonly watched: Watched[] = [];
+
+  watchPid(name: string, pid: number): void {
+    this.watched.push({ name, pids: () => [pid], sampleRss: true });
+  }
+
+  watchComm(name: string, comm: string, argsContain?: string): void {
+    this.watched.push({ name, pids: () => pidsNamed(comm, argsContain), sampleRss: false });
+  }
+
+  /** Starts measuring a phase: `snapshot` reads the figures so far, `end` also stops sampling. */
+  begin(): { snapshot: () => PhaseUsage; end: () => PhaseUsage } {
+    const startedAt = process.hrtime.bigint();
+    const machineStart = machineTicks();
+    const startCpu = new Map<string, Map<number, number>>();
+    const peaks = new Map<string, number>();
+    for (const watched of this.watched) {
+      const perPid = new Map<number, number>();
+      for (const pid of watched.pids()) {
+        const seconds = cpuSeconds(pid);
+        if (seconds !== undefined) perPid.set(pid, seconds);
+      }
+      // An app that has exited is left out of the phase.
+      if (perPid.size > 0 || !watched.sampleRss) startCpu.set(watched.name, perPid);
+    }
+    const sample = () => {
+      for (const watched of this.watched) {
+        if (!watched.sampleRss || !startCpu.has(watched.name)) continue;
+        const rss = statusMiB(watched.pids()[0], 'VmRSS');
+        if (rss !== undefined) peaks.set(watched.name, Math.max(peaks.get(watched.name) ?? 0, rss));
+      }
+    };
+    sample();
+    const timer = setInterval(sample, 200);
+    const snapshot = (): PhaseUsage => {
+      sample();
+      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      const machineNow = machineTicks();
+      const processes: Record<string, ProcessUsage> = {};
+      let watchedSeconds = 0;
+      for (const watched of this.watched) {
+        const before = startCpu.get(watched.name);
+        if (!before) continue; // watched after this phase began
+        let used = 0;
+        for (const pid of watched.pids()) {
+          const now = cpuSeconds(pid);
+          // A process born during the phase (a new pool connection) counts from zero.
+          if (now !== undefined) used += now - (before.get(pid) ?? 0);
+        }
+        watchedSeconds += used;
+        processes[watched.name] = {
+          cpuPercent: round((used / seconds) * 100, 1),
+          ...(watched.sampleRss ? { peakRssMiB: round(peaks.get(watched.name) ?? 0, 1) } : {}),
+        };
+      }
+      const machine =
+        (machineNow.busy - machineStart.busy) / Math.max(1, machineNow.total - machineStart.total);
+      const other = (machine * cpus().length * seconds - watchedSeconds) / seconds;
+      return {
+        seconds: round(seconds, 2),
+        machineCpuPercent: round(machine * 100, 1),
+        otherCpuPercent: round(Math.max(0, other * 100), 1),
+        processes,
+      };
+    };
+    return {
+      snapshot,
+      end: () => {
+        clearInterval(timer);
+        return snapshot();
+      },
+    };
+  }
+
+  /** Lifetime peak RSS (VmHWM) of a watched single process, in MiB. */
+  static lifetimePeakMiB(pid: number): number | undefined {
+    const value = statusMiB(pid, 'VmHWM');
+    return value === undefined ? undefined : round(value, 1);
+  }
+}
+
+/**
+ * Waits (at most `maxWaitMs`) for the machine to be nearly idle, so a phase does not share the
+ * cores with other work (a test run, a build). Returns the busy share seen last, % of all cores.
+ */
+export async function waitForQuiet(maxWaitMs: number, busyBelowPercent = 15): Promise<number> {
+  const deadline = Date.now() + maxWaitMs;
+  for (;;) {
+    const before = machineTicks();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = machineTicks();
+    const busy = ((after.busy - before.busy) / Math.max(1, after.total - before.total)) * 100;
+    if (busy < busyBelowPercent || Date.now() >= deadline) return round(busy, 1);
+  }
+}
+
+export function round(value: number, digits = 0): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { generateMqttApiKey, generateWebhookSecret, SecretBox } from '@solar/domain';
+
+export interface SeededSource {
+  id: string;
+  /** The MQTT key or the webhook secret, in clear. */
+  secret: string;
+}
+
+/** A bench user owning every source. */
+export async function insertUser(client: Client): Promise<string> {
+  const id = randomUUID();
+  await client.query(
+    `INSERT INTO users (id, email, password_hash, roles, email_verified) VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
+    [id, `bench-${id.slice(0, 8)}@example.com`],
+  );
+  return id;
+}
+
+/**
+ * `count` sources of one connection type, inserted in batches, with credentials sealed exactly
+ * as the api seals them (`SecretBox`, context `{id}:mqttApiKey` or `{id}:webhookSecret`).
+ */
+export async function insertSources(
+  client: Client,
+  box: SecretBox,
+  userId: string,
+  type: 'MQTT' | 'Webhook',
+  count: number,
+  label: string,
+): Promise<SeededSource[]> {
+  const sources: SeededSource[] = [];
+  const BATCH = 2000;
+  for (let offset = 0; offset < count; offset += BATCH) {
+    const ids: string[] = [];
+    const names: string[] = [];
+    const sealed: string[] = [];
+    for (let i = offset; i < Math.min(count, offset + BATCH); i += 1) {
+      const id = randomUUID();
+      const secret = type === 'MQTT' ? generateMqttApiKey() : generateWebhookSecret();
+      sources.push({ id, secret });
+      ids.push(id);
+      names.push(`${label} ${i + 1}`);
+      sealed.push(box.seal(secret, `${id}:${type === 'MQTT' ? 'mqttApiKey' : 'webhookSecret'}`));
+    }
+    const column = type === 'MQTT' ? 'mqtt_api_key_encrypted' : 'webhook_secret_encrypted';
+    await client.query(
+      `INSERT INTO sun_sources (id, user_id, name, connection_type, ${column})
+       SELECT u.id, $2, u.name, $3, u.sealed FROM unnest($1::uuid[], $4::text[], $5::text[]) AS u(id, name, sealed)`,
+      [ids, userId, type, names, sealed],
+    );
+  }
+  return sources;
+}
+
+/** Rows stored for these sources. */
+export async function countStored(client: Client, sourceIds: readonly string[]): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM telemetry WHERE sun_source_id = ANY($1::uuid[])',
+    [sourceIds],
+  );
+  return rows[0].n;
+}
+
+/** Which of these (source, device timestamp) pairs are stored. */
+export async function storedAmong(
+  client: Client,
+  pairs: ReadonlyArray<{ sourceId: string; ts: number }>,
+): Promise<number> {
+  if (pairs.length === 0) return 0;
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM telemetry t
+       JOIN unnest($1::uuid[], $2::timestamptz[]) AS p(id, ts) ON t.sun_source_id = p.id AND t.ts = p.ts`,
+    [pairs.map((pair) => pair.sourceId), pairs.map((pair) => new Date(pair.ts))],
+  );
+  return rows[0].n;
+}

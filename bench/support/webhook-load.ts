@@ -1,0 +1,334 @@
+import autocannon from 'autocannon';
+import { Agent, request as httpRequest } from 'node:http';
+import { DeviceScript, MessageKind, seededRandom } from './device-script';
+
+export interface WebhookTarget {
+  id: string;
+  secret: string;
+}
+
+export interface WebhookRunOptions {
+  port: number;
+  /** Sources, each sent to in turn; every request goes to the next one. */
+  targets: readonly WebhookTarget[];
+  /**
+   * `paced`: open loop, one request every 1/rate s whatever the answers (latency counted from
+   * the scheduled instant); `autocannon`: closed loop over `connections` (with `overallRate`,
+   * autocannon's per-connection quota per second).
+   */
+  generator: 'paced' | 'autocannon';
+  connections: number;
+  /** Requests per second; unset (autocannon only): as fast as the server answers. */
+  overallRate?: number;
+  durationSeconds: number;
+  startTs: number;
+  seed: number;
+  resendShare: number;
+  probeShare: number;
+}
+
+export type WebhookOutcome =
+  'stored' | 'throttled' | 'duplicate' | 'rejected' | 'notFound' | 'unavailable' | 'otherStatus';
+
+export interface WebhookRunResult {
+  generator: string;
+  seconds: number;
+  /** Requests written, answered or not. */
+  sent: number;
+  sentByKind: Record<MessageKind, number>;
+  outcomes: Record<WebhookOutcome, number>;
+  /** Answers that differ from what the message was built to get (e.g. a resend answered 200). */
+  unexpected: number;
+  /** Written but not answered when the run stopped: they may still have been stored. */
+  unanswered: Array<{ sourceId: string; ts: number; kind: MessageKind }>;
+  /**
+   * The distinct (source, device time) of unanswered messages that no "stored" answer claims: a
+   * row found for one of them was stored by an unanswered request (a resend of a message answered
+   * "stored" finds that message's row, which is no extra row).
+   */
+  unclaimed: Array<{ sourceId: string; ts: number }>;
+  /** Answers per second over the run. */
+  requestsPerSecond: number;
+  /** ms; paced: from the instant the request was due, so a server falling behind shows. */
+  latency: { p50: number; p90: number; p99: number; max: number; mean: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+interface Message {
+  sourceId: string;
+  ts: number;
+  kind: MessageKind;
+  path: string;
+  body: string;
+}
+
+const expected: Record<MessageKind, WebhookOutcome> = {
+  regular: 'stored',
+  resend: 'duplicate',
+  probe: 'throttled',
+};
+
+/**
+ * The traffic and its bookkeeping, whatever sends it: every request goes to the next source with
+ * that source's next scripted message (device time 10 s apart, the secret as `key`), and every
+ * answer is classified from its status and body.
+ */
+class WebhookTraffic {
+  readonly outcomes: Record<WebhookOutcome, number> = {
+    stored: 0,
+    throttled: 0,
+    duplicate: 0,
+    rejected: 0,
+    notFound: 0,
+    unavailable: 0,
+    otherStatus: 0,
+  };
+  readonly sentByKind: Record<MessageKind, number> = { regular: 0, resend: 0, probe: 0 };
+  readonly inFlight = new Map<number, Message>();
+  sent = 0;
+  unexpected = 0;
+  private next = 0;
+  private readonly scripts: DeviceScript[];
+  private readonly storedKeys = new Set<string>();
+
+  constructor(private readonly options: WebhookRunOptions) {
+    this.scripts = options.targets.map(
+      (target, index) =>
+        new DeviceScript(seededRandom(options.seed + index), {
+          startTs: options.startTs,
+          resendShare: options.resendShare,
+          probeShare: options.probeShare,
+          key: target.secret,
+        }),
+    );
+  }
+
+  /** The next request; `id` names it in `answered`. */
+  take(): { id: number; message: Message } {
+    const index = this.next;
+    this.next = (this.next + 1) % this.scripts.length;
+    const scripted = this.scripts[index].next();
+    const sourceId = this.options.targets[index].id;
+    const message: Message = {
+      sourceId,
+      ts: scripted.ts,
+      kind: scripted.kind,
+      path: `/api/webhook/sunsource/${sourceId}`,
+      body: scripted.body,
+    };
+    const id = this.sent++;
+    this.inFlight.set(id, message);
+    this.sentByKind[message.kind] += 1;
+    return { id, message };
+  }
+
+  answered(id: number, status: number, body: string): void {
+    const message = this.inFlight.get(id);
+    if (!message) return;
+    this.inFlight.delete(id);
+    const outcome = classify(status, body);
+    this.outcomes[outcome] += 1;
+    if (outcome === 'stored') this.storedKeys.add(keyOf(message));
+    if (expected[message.kind] !== outcome) this.unexpected += 1;
+  }
+
+  result(
+    generator: string,
+    seconds: number,
+    stats: Pick<WebhookRunResult, 'requestsPerSecond' | 'latency' | 'errors' | 'timeouts' | 'non2xx'>,
+  ): WebhookRunResult {
+    const unanswered = [...this.inFlight.values()].map(({ sourceId, ts, kind }) => ({ sourceId, ts, kind }));
+    const unclaimed = new Map<string, { sourceId: string; ts: number }>();
+    for (const message of unanswered) {
+      if (!this.storedKeys.has(keyOf(message))) unclaimed.set(keyOf(message), message);
+    }
+    return {
+      generator,
+      seconds,
+      sent: this.sent,
+      sentByKind: this.sentByKind,
+      outcomes: this.outcomes,
+      unexpected: this.unexpected,
+      unanswered,
+      unclaimed: [...unclaimed.values()].map(({ sourceId, ts }) => ({ sourceId, ts })),
+      ...stats,
+    };
+  }
+}
+
+const keyOf = (message: { sourceId: string; ts: number }) => `${message.sourceId}|${message.ts}`;
+
+export function runWebhookLoad(options: WebhookRunOptions): Promise<WebhookRunResult> {
+  return options.generator === 'paced' && options.overallRate
+    ? runPaced(options, options.overallRate)
+    : runAutocannon(options);
+}
+
+/** Closed loop: `connections` keep-alive connections, each sending its next request on an answer. */
+async function runAutocannon(options: WebhookRunOptions): Promise<WebhookRunResult> {
+  const traffic = new WebhookTraffic(options);
+  // autocannon gives the same per-connection context object to the request's setupRequest and,
+  // with pipelining 1, to the onResponse of that request.
+  type Context = { request?: number };
+  const setupRequest = (request: autocannon.Request, context: Context): autocannon.Request => {
+    const { id, message } = traffic.take();
+    context.request = id;
+    return {
+      ...request,
+      method: 'POST',
+      path: message.path,
+      headers: { 'content-type': 'application/json' },
+      body: message.body,
+    };
+  };
+  const onResponse = (status: number, body: string, context: Context) => {
+    if (context.request !== undefined) traffic.answered(context.request, status, body);
+  };
+  const startedAt = process.hrtime.bigint();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${options.port}`,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+    pipelining: 1,
+    timeout: 10,
+    requests: [{ setupRequest, onResponse }],
+  });
+  const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+  return traffic.result('autocannon', seconds, {
+    requestsPerSecond: result.requests.average,
+    latency: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.mean,
+    },
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+  });
+}
+
+/**
+ * Open loop: request i is due at start + i/rate, sent then (or as soon as a connection is free:
+ * the wait counts in its latency), whatever happened to the others. This is "p99 at 1,000
+ * requests per second" as a fleet produces it; a server slower than the rate shows as growing
+ * latency instead of a lower rate.
+ */
+async function runPaced(options: WebhookRunOptions, rate: number): Promise<WebhookRunResult> {
+  const traffic = new WebhookTraffic(options);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let timeouts = 0;
+  let non2xx = 0;
+  let pending = 0;
+  let resolveIdle: (() => void) | undefined;
+  const total = Math.round(rate * options.durationSeconds);
+  const startedAt = performance.now();
+
+  const send = (due: number) => {
+    const { id, message } = traffic.take();
+    pending += 1;
+    const done = () => {
+      pending -= 1;
+      if (pending === 0) resolveIdle?.();
+    };
+    const request = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: options.port,
+        method: 'POST',
+        path: message.path,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(message.body) },
+        timeout: 10_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          latencies.push(performance.now() - due);
+          const status = response.statusCode ?? 0;
+          if (status < 200 || status >= 300) non2xx += 1;
+          traffic.answered(id, status, Buffer.concat(chunks).toString('utf8'));
+          done();
+        });
+      },
+    );
+    request.on('timeout', () => {
+      timeouts += 1;
+      request.destroy();
+    });
+    request.on('error', () => {
+      errors += 1;
+      done();
+    });
+    request.end(message.body);
+  };
+
+  await new Promise<void>((resolve) => {
+    let sent = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && startedAt + (sent * 1000) / rate <= now) {
+        send(startedAt + (sent * 1000) / rate);
+        sent += 1;
+      }
+      if (sent >= total) resolve();
+      else setTimeout(tick, 1);
+    };
+    tick();
+  });
+  if (pending > 0) {
+    await new Promise<void>((resolve) => {
+      resolveIdle = resolve;
+      setTimeout(resolve, 15_000);
+    });
+  }
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) =>
+    latencies.length === 0
+      ? 0
+      : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)];
+  const answered = latencies.length;
+  const seconds = (performance.now() - startedAt) / 1000;
+  return traffic.result('paced', seconds, {
+    // Over the whole run, the tail included: a server slower than the rate answers less than it.
+    requestsPerSecond: answered / seconds,
+    latency: {
+      p50: round2(at(0.5)),
+      p90: round2(at(0.9)),
+      p99: round2(at(0.99)),
+      max: round2(latencies.at(-1) ?? 0),
+      mean: round2(latencies.reduce((sum, value) => sum + value, 0) / Math.max(1, answered)),
+    },
+    errors,
+    timeouts,
+    non2xx,
+  });
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+function classify(status: number, body: string): WebhookOutcome {
+  if (status === 200) {
+    try {
+      const parsed = JSON.parse(body) as { stored?: unknown; reason?: unknown };
+      if (parsed.stored === true) return 'stored';
+      if (parsed.stored === false && parsed.reason === 'throttled') return 'throttled';
+    } catch {
+      // not the webhook's answer
+    }
+    return 'otherStatus';
+  }
+  if (status === 409) return 'duplicate';
+  if (status === 400) return 'rejected';
+  if (status === 404) return 'notFound';
+  if (status === 503) return 'unavailable';
+  return 'otherStatus';
+}
