@@ -446,7 +446,7 @@ describe('export (SPEC.md §4.10, §8)', () => {
     /** Starts a download over a plain socket; `onFirstChunk` runs once the body has begun. */
     async function rawDownload(
       format: 'csv' | 'excel',
-      onFirstChunk: (call: http.ClientRequest, response: http.IncomingMessage) => Promise<void> | void,
+      onFirstChunk: (call: http.ClientRequest) => Promise<void> | void,
     ): Promise<{ complete: boolean; body: Buffer }> {
       const server = app.getHttpServer() as http.Server;
       if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -462,7 +462,7 @@ describe('export (SPEC.md §4.10, §8)', () => {
               chunks.push(chunk);
               if (!first) return;
               first = false;
-              Promise.resolve(onFirstChunk(call, response)).catch(reject);
+              Promise.resolve(onFirstChunk(call)).catch(reject);
             });
             response.on('error', () => undefined); // "aborted": what the test is about
             response.on('close', () => resolve({ complete: response.complete, body: Buffer.concat(chunks) }));
@@ -502,6 +502,24 @@ describe('export (SPEC.md §4.10, §8)', () => {
           call.destroy();
         });
         expect(result.complete).toBe(false);
+        await connectionsAreBack();
+      },
+    );
+
+    it.each(['csv', 'excel'] as const)(
+      '%s: when the database dies mid-stream the transfer breaks off, with no error body',
+      async (format) => {
+        // The first bytes are out while the cursor is still far from its end: cut its connection.
+        const result = await rawDownload(format, async () => {
+          const { rowCount } = await db.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%array_to_string%'`,
+          );
+          expect(rowCount).toBe(1);
+        });
+        expect(result.complete).toBe(false);
+        expect(result.body.length).toBeGreaterThan(0);
+        expect(result.body.includes('"message"')).toBe(false);
         await connectionsAreBack();
       },
     );

@@ -47,6 +47,39 @@ const ROWS_SQL = `
   LIMIT $5`;
 
 /**
+ * pg-query-stream, except that its destroy does not wait on a connection that is gone. Closing
+ * the cursor waits for the server's ReadyForQuery, which a dead connection never sends; a stream
+ * whose destroy never completes never reports its error either, and the pipeline it is in (with
+ * the client's download) would hang for good.
+ */
+class ExportRowStream extends QueryStream {
+  private lost: Error | undefined;
+  private pendingDestroy: ((error?: Error | null) => void) | undefined;
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (this.lost) {
+      callback(error ?? this.lost);
+      return;
+    }
+    let called = false;
+    this.pendingDestroy = (result) => {
+      if (called) return;
+      called = true;
+      this.pendingDestroy = undefined;
+      callback(result);
+    };
+    super._destroy(error as Error, this.pendingDestroy);
+  }
+
+  /** The connection died: fail the stream now, whatever the cursor was waiting for. */
+  abandon(error: Error): void {
+    this.lost = error;
+    if (this.pendingDestroy) this.pendingDestroy(error);
+    else this.destroy(error);
+  }
+}
+
+/**
  * Reads an export straight from a server-side cursor: one connection of the pool for the whole
  * export, inside a READ ONLY REPEATABLE READ transaction so that the truncation probe and the
  * cursor see one snapshot. The connection goes back to the pool when the rows have been read
@@ -67,7 +100,7 @@ export class TelemetryExportRepository {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL extra_float_digits = 1');
       const probe = await client.query(PROBE_SQL, parameters);
       const rows = client.query(
-        new QueryStream(ROWS_SQL, parameters, { batchSize: EXPORT_BATCH_SIZE, rowMode: 'array' }),
+        new ExportRowStream(ROWS_SQL, parameters, { batchSize: EXPORT_BATCH_SIZE, rowMode: 'array' }),
       );
       this.releaseWhenDone(client, rows);
       return { rows, truncated: (probe.rowCount ?? 0) > 0 };
@@ -77,13 +110,13 @@ export class TelemetryExportRepository {
     }
   }
 
-  private releaseWhenDone(client: PoolClient, rows: Readable): void {
+  private releaseWhenDone(client: PoolClient, rows: ExportRowStream): void {
     let settled = false;
     const settle = (error?: unknown) => {
       if (settled) return;
       settled = true;
       rows.off('end', onEnd).off('close', onClose);
-      client.off('error', settle).off('end', onConnectionEnd);
+      client.off('error', onConnectionLost).off('end', onConnectionLost);
       if (error !== undefined) {
         client.release(asError(error));
         return;
@@ -98,11 +131,16 @@ export class TelemetryExportRepository {
     };
     const onEnd = () => settle();
     const onClose = () => settle(new Error('export cursor closed before its end'));
-    const onConnectionEnd = () => settle(new Error('database connection ended during an export'));
+    const onConnectionLost = (error?: unknown) => {
+      const lost =
+        error === undefined ? new Error('database connection ended during an export') : asError(error);
+      settle(lost);
+      rows.abandon(lost);
+    };
     // The 'error' listener stays: it also keeps an error from crashing the process before the
     // consumer attaches its own.
     rows.once('end', onEnd).once('close', onClose).on('error', settle);
-    client.on('error', settle).once('end', onConnectionEnd);
+    client.on('error', onConnectionLost).once('end', onConnectionLost);
   }
 
   private pool(): Pool {

@@ -114,6 +114,9 @@ export class TelemetryExportService {
       destination?.destroy();
       if (isClientGone(error)) this.logger.debug(`export of ${source.id} stopped: the client went away`);
       else this.logger.error({ err: error, sunSourceId: source.id }, 'export failed while streaming');
+    } finally {
+      // Normally the rows have closed already; this only makes sure a slot can never leak.
+      releaseSlot();
     }
   }
 }
