@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -1068,7 +1068,18 @@ async function main(): Promise<void> {
     });
 
     const ceiling = options.phases.has('ceiling')
-      ? await ceilingPhases(meter, webhookRateSources.length > 0 ? webhookRateSources : mqttDevices)
+      ? await ceilingPhases(
+          meter,
+          webhookRateSources.length > 0
+            ? webhookRateSources
+            : mqttDevices.length > 0
+              ? mqttDevices
+              : // Run alone: the bare server reads nothing, any well-formed targets will do.
+                Array.from({ length: options.webhookSources }, () => ({
+                  id: randomUUID(),
+                  secret: 'unused',
+                })),
+        )
       : [];
 
     const report = {

@@ -10,6 +10,9 @@ import { setupOpenApi } from './openapi';
 import { serveUploads } from './upload/serve-uploads';
 import { WEBHOOK_PATH, webhookBodyHandlers } from './webhook/webhook-body';
 
+/** Devices, the broker and health probes: never a session, and no work spent looking for one. */
+const SESSIONLESS_PATHS = [WEBHOOK_PATH, '/api/internal', '/api/health'];
+
 /** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
 export async function createApiApp(
   config: AppConfig,
@@ -22,7 +25,11 @@ export async function createApiApp(
   app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
   serveUploads(app, config);
-  app.use(createSessionMiddleware(config, app.get<Redis>(REDIS)));
+  app.use(
+    createSessionMiddleware(config, app.get<Redis>(REDIS), {
+      sessionlessPaths: SESSIONLESS_PATHS,
+    }),
+  );
   setupOpenApi(app);
   await app.init();
   app.flushLogs();

@@ -9,6 +9,7 @@ const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
 const NOT_FOUND = { message: 'Sun source not found' };
 const BAD_SECRET = { message: 'Missing or invalid webhook secret' };
+const UNKNOWN_SOURCE = '7d444840-9dc0-41d1-b245-5ffdce74fad2';
 
 describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")', () => {
   let env: TestEnvironment;
@@ -187,6 +188,8 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
 
     it('stops accepting the old secret, by key or by signature, once rotated', async () => {
       const own = await createWebhookSource();
+      // Accepted first, so the rotation has a remembered secret to replace.
+      await post(own.id, { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 1 }).expect(200);
       const rotated = await http
         .post(`/api/sunsources/${own.id}/rotate-secret`)
         .set('Cookie', cookie)
@@ -205,6 +208,97 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     it('accepts a secret the owner chose', async () => {
       const own = await createWebhookSource({ webhookSecret: 'my-own-secret-of-24-chars' });
       await post(own.id, { key: 'my-own-secret-of-24-chars', solarPower: 2 }).expect(200);
+    });
+  });
+
+  describe('another api instance (its own remembered credentials)', () => {
+    let second: INestApplication;
+    let secondHttp: Http;
+
+    beforeAll(async () => {
+      ({ app: second, http: secondHttp } = await startApi(env.config, clock));
+      // Each instance subscribes to credential changes on its first lookup, and remembers
+      // nothing before that: make both look once and give the subscriptions time to settle.
+      for (const target of [http, secondHttp]) await postTo(target, UNKNOWN_SOURCE, {}).expect(404);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+
+    afterAll(async () => {
+      await second.close();
+    });
+
+    const postTo = (target: Http, id: string, body: object) =>
+      target.post(`/api/webhook/sunsource/${id}`).send(body);
+
+    /** The change reaches the other instance through Redis: give it a moment, then insist. */
+    async function eventually(check: () => Promise<number>, status: number): Promise<void> {
+      const deadline = Date.now() + 2000;
+      let seen = await check();
+      while (seen !== status && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen = await check();
+      }
+      expect(seen).toBe(status);
+    }
+
+    it('refuses the old secret once it is rotated through this one', async () => {
+      const own = await createWebhookSource();
+      for (const target of [http, secondHttp]) {
+        await postTo(target, own.id, {
+          key: own.secret,
+          timestamp: nextTime().toISOString(),
+          solarPower: 1,
+        }).expect(200);
+      }
+      const rotated = await http
+        .post(`/api/sunsources/${own.id}/rotate-secret`)
+        .set('Cookie', cookie)
+        .expect(200);
+      await eventually(
+        async () => (await postTo(secondHttp, own.id, { key: own.secret, solarPower: 1 })).status,
+        400,
+      );
+      await postTo(secondHttp, own.id, {
+        key: rotated.body.webhookSecret,
+        timestamp: nextTime().toISOString(),
+        solarPower: 1,
+      }).expect(200);
+    });
+
+    it('answers 404 once the source is switched off, deleted, or its owner deleted', async () => {
+      const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');
+      const owner = await signUp(http, env.mail);
+      const sources: Array<{ id: string; secret: string }> = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await http
+          .post('/api/sunsources')
+          .set('Cookie', owner.cookie)
+          .send({ name: `W${i}`, connectionType: 'Webhook' })
+          .expect(201);
+        sources.push({ id: created.body.id, secret: created.body.connectionDetails.webhookSecret });
+      }
+      for (const target of [http, secondHttp]) {
+        for (const { id, secret } of sources) {
+          await postTo(target, id, {
+            key: secret,
+            timestamp: nextTime().toISOString(),
+            solarPower: 1,
+          }).expect(200);
+        }
+      }
+      const [switchedOff, deleted, orphaned] = sources;
+      await http
+        .put(`/api/sunsources/${switchedOff.id}`)
+        .set('Cookie', owner.cookie)
+        .send({ isActive: false })
+        .expect(200);
+      await http.delete(`/api/sunsources/${deleted.id}`).set('Cookie', owner.cookie).expect(204);
+      await http.delete(`/api/admin/users/${owner.id}`).set('Cookie', admin).expect(204);
+      for (const { id, secret } of [switchedOff, deleted, orphaned]) {
+        const body = { key: secret, timestamp: nextTime().toISOString(), solarPower: 1 };
+        expect((await postTo(http, id, body).expect(404)).body).toEqual(NOT_FOUND);
+        await eventually(async () => (await postTo(secondHttp, id, body)).status, 404);
+      }
     });
   });
 

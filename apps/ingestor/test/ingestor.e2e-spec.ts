@@ -13,7 +13,8 @@ import { AppConfig } from '@solar/config';
 import { ingestorCredentials } from '@solar/domain';
 import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
 import { createApiApp } from '../../api/src/create-api-app';
-import { Http, signUp } from '../../api/test/support/api-harness';
+import { Http, logIn, signUp } from '../../api/test/support/api-harness';
+import { BrokerAccessClient } from '../src/broker/broker-access.client';
 import { createIngestorApp } from '../src/create-ingestor-app';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { OutcomeCounts } from '../src/telemetry/outcome-tally';
@@ -67,7 +68,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
   const devices: MqttClient[] = [];
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
+    env = await createTestEnvironment({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'Root-Pass-123' });
     api = await createApiApp(env.config);
     await api.listen(0, '127.0.0.1');
     http = request(api.getHttpServer());
@@ -231,6 +232,58 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
     const droppedAgain = closed(renewed);
     await http.delete(`/api/sunsources/${source.id}`).set('Cookie', cookie).expect(204);
     await droppedAgain;
+  });
+
+  it("drops the live devices of an account's sources when an administrator deletes the account", async () => {
+    const owner = await signUp(http, env.mail);
+    const created = await http
+      .post('/api/sunsources')
+      .set('Cookie', owner.cookie)
+      .send({ name: 'Doomed', connectionType: 'MQTT' })
+      .expect(201);
+    const details = created.body.connectionDetails as Record<string, string>;
+    const source = {
+      id: created.body.id,
+      topic: details.mqttTopic,
+      clientId: details.mqttClientId,
+      key: details.mqttApiKey,
+    };
+    const device = await connectDevice(source);
+    const dropped = closed(device);
+    const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');
+    await http.delete(`/api/admin/users/${owner.id}`).set('Cookie', admin).expect(204);
+    await dropped;
+    await expect(connectDevice(source)).rejects.toThrow(/Not authorized/);
+  });
+
+  it('asks the api once per topic and connection, as EMQX caches authorization', async () => {
+    const source = await createSource();
+    const asked = jest.spyOn(ingestor.get(BrokerAccessClient), 'mayPublish');
+    try {
+      const device = await connectDevice(source);
+      const start = Date.now() - 3600_000;
+      for (let i = 0; i < 5; i++) {
+        await device.publishAsync(
+          source.topic,
+          JSON.stringify({ soc: 50 + i, timestamp: at(start + i * 10_000) }),
+          {
+            qos: 1,
+          },
+        );
+      }
+      await waitFor(async () => (await rows(source.id)).length === 5, 'five rows');
+      expect(asked).toHaveBeenCalledTimes(1);
+      await device.endAsync();
+      // The cache dies with the connection: a new one asks again.
+      const again = await connectDevice(source);
+      await again.publishAsync(source.topic, JSON.stringify({ soc: 60, timestamp: at(start + 60_000) }), {
+        qos: 1,
+      });
+      expect(asked).toHaveBeenCalledTimes(2);
+      await waitFor(async () => (await rows(source.id)).length === 6, 'the sixth row');
+    } finally {
+      asked.mockRestore();
+    }
   });
 
   it('ignores unknown sources and foreign topics, caches existence for 5 minutes, and keeps working', async () => {

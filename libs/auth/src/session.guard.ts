@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { toUserInfo, UserRepository } from '@solar/domain';
+import { UserRepository } from '@solar/domain';
 import { IS_PUBLIC } from './auth.decorators';
 
 /**
@@ -25,9 +25,9 @@ export class SessionGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<Request>();
     const userId = request.session?.userId;
-    const user = userId ? await this.users.findById(userId) : null;
+    const user = userId ? await this.users.findUserInfo(userId) : null;
     if (!user) throw new UnauthorizedException('Authentication required');
-    request.authenticatedUser = toUserInfo(user);
+    request.authenticatedUser = user;
     return true;
   }
 }

@@ -5,6 +5,7 @@ export * from './common/constant-time';
 export * from './common/secret-box';
 export * from './devices/device-auth.service';
 export * from './devices/device-disconnector';
+export * from './devices/device-credentials-cache';
 export * from './devices/device-identity';
 export * from './devices/devices.module';
 export * from './devices/ingestor-credentials';

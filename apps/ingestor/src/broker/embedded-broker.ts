@@ -9,16 +9,25 @@ import { BrokerAccessClient, ClientAuthentication } from './broker-access.client
 /** Room for `src-{uuid}` (40) and `solar-ingestor-{host}-{pid}`; MQTT 3.1.1 brokers may allow more than 23. */
 const MAX_CLIENT_ID_LENGTH = 256;
 
+/** EMQX's authorization cache (docker/emqx/emqx.conf): per connection, 32 topics, one minute. */
+const ACL_CACHE_TOPICS = 32;
+const ACL_CACHE_TTL_MS = 60_000;
+
 interface Session {
   username: string;
   superuser: boolean;
+  /** Topic → the api's publish verdict and when it was given. */
+  publishVerdicts: Map<string, { allowed: boolean; at: number }>;
 }
 
 /**
  * `EMBEDDED_BROKER=true`: an MQTT broker inside the ingestor, on `MQTT_URL`'s host and port, for
  * a single-machine install without EMQX. It applies the api's verdicts exactly as EMQX does
- * (docker/emqx/emqx.conf): every CONNECT through `/api/internal/mqtt/auth`, every device PUBLISH
- * through `/acl`; a refused publish drops the client. Superusers (the ingestor) may subscribe
+ * (docker/emqx/emqx.conf): every CONNECT through `/api/internal/mqtt/auth`, a device's PUBLISH
+ * through `/acl`, whose verdict is cached per connection as EMQX caches it; a refused publish drops
+ * the client. The verdict depends only on the client's identity and the topic, and a source whose
+ * key changes or that is deactivated or deleted has its clients dropped, so the cache never
+ * outlives a revocation. Superusers (the ingestor) may subscribe
  * and publish anything; devices may not subscribe at all.
  *
  * The ingestor's own account is checked here, against the same credentials the api holds, so
@@ -119,7 +128,11 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
               );
               return done(null, false);
             }
-            this.sessions.set(client, { username: credentials.username, superuser: verdict === 'superuser' });
+            this.sessions.set(client, {
+              username: credentials.username,
+              superuser: verdict === 'superuser',
+              publishVerdicts: new Map(),
+            });
             done(null, true);
           },
           () => done(null, false),
@@ -130,8 +143,13 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
         const session = this.sessions.get(client);
         if (session?.superuser) return done(null);
         if (!session) return done(new Error('not authenticated'));
+        const cached = session.publishVerdicts.get(packet.topic);
+        if (cached && Date.now() - cached.at < ACL_CACHE_TTL_MS) {
+          return done(cached.allowed ? null : new Error('publish not authorized'));
+        }
         this.access.mayPublish(client.id, session.username, packet.topic).then(
           (allowed) => {
+            remember(session.publishVerdicts, packet.topic, allowed);
             if (!allowed) {
               this.logger.debug({ clientId: client.id, topic: packet.topic }, 'MQTT publish refused');
             }
@@ -162,4 +180,10 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     this.clients.delete(client);
     client.close();
   }
+}
+
+function remember(verdicts: Session['publishVerdicts'], topic: string, allowed: boolean): void {
+  verdicts.delete(topic);
+  if (verdicts.size >= ACL_CACHE_TOPICS) verdicts.delete(verdicts.keys().next().value!);
+  verdicts.set(topic, { allowed, at: Date.now() });
 }

@@ -4,6 +4,12 @@ import { DataSource, Repository } from 'typeorm';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { SunSourceEntity } from './sun-source.entity';
 
+/** What the device channels need of a source, nothing more. */
+export type SourceDeviceCredentials = Pick<
+  SunSourceEntity,
+  'id' | 'connectionType' | 'isActive' | 'mqttApiKeyEncrypted' | 'webhookSecretEncrypted'
+>;
+
 export type SunSourceFields = Omit<
   SunSourceEntity,
   'id' | 'userId' | 'powerGroup' | 'createdAt' | 'updatedAt'
@@ -20,9 +26,36 @@ export class SunSourceRepository {
     return this.sources.findOne({ where: { id, userId: ownerId }, relations: { powerGroup: true } });
   }
 
-  /** Any owner's source: for the device channels, which authenticate by the source's own secret. */
   findById(id: string): Promise<SunSourceEntity | null> {
     return this.sources.findOneBy({ id });
+  }
+
+  /** Any owner's source: every message of the device channels asks, so plain SQL (no entity). */
+  async findDeviceCredentials(id: string): Promise<SourceDeviceCredentials | null> {
+    const rows: SourceDeviceCredentials[] = await this.dataSource.query(
+      `SELECT id, connection_type AS "connectionType", is_active AS "isActive",
+              mqtt_api_key_encrypted AS "mqttApiKeyEncrypted", webhook_secret_encrypted AS "webhookSecretEncrypted"
+         FROM sun_sources WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async idsOwnedBy(ownerId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM sun_sources WHERE user_id = $1`,
+      [ownerId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The ownership check in front of every telemetry read. */
+  async isOwnedBy(ownerId: string, id: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM sun_sources WHERE id = $1 AND user_id = $2`,
+      [id, ownerId],
+    );
+    return rows.length > 0;
   }
 
   listOwned(ownerId: string, powerGroupId?: string): Promise<SunSourceEntity[]> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/secret-box';
+import { DeviceCredentialsCache } from '../devices/device-credentials-cache';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { KwhPriceRepository } from '../prices/kwh-price.repository';
@@ -18,8 +19,16 @@ import { SunSourcesService } from './sun-sources.service';
     SecretBox,
     SourceCredentials,
     DeviceDisconnector,
+    DeviceCredentialsCache,
     SunSourcesService,
   ],
-  exports: [SunSourceRepository, KwhPriceRepository, SourceCredentials, SunSourcesService],
+  exports: [
+    SunSourceRepository,
+    KwhPriceRepository,
+    SourceCredentials,
+    SunSourcesService,
+    DeviceDisconnector,
+    DeviceCredentialsCache,
+  ],
 })
 export class SunSourcesModule {}

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { Clock } from '../common/clock';
 import { BadRequestError, NotFoundError } from '../common/domain-error';
+import { DeviceCredentialsCache } from '../devices/device-credentials-cache';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { PowerGroupRepository } from '../power-groups/power-group.repository';
 import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';
@@ -61,6 +62,7 @@ export class SunSourcesService {
     private readonly credentials: SourceCredentials,
     private readonly clock: Clock,
     private readonly devices: DeviceDisconnector,
+    private readonly deviceCredentials: DeviceCredentialsCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -127,6 +129,7 @@ export class SunSourcesService {
       fields.mqttApiKeyEncrypted = this.credentials.sealMqttApiKey(id, generateMqttApiKey());
     }
     if (!(await this.sources.update(ownerId, id, fields))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    await this.deviceCredentials.forget(id);
     if (regenerateMqttApiKey || (source.isActive && changes.isActive === false))
       await this.devices.disconnect(id);
     return this.get(ownerId, id, regenerateMqttApiKey === true);
@@ -135,6 +138,7 @@ export class SunSourcesService {
   /** Its credentials die with it: live devices are dropped and cannot reconnect. */
   async delete(ownerId: string, id: string): Promise<void> {
     if (!(await this.sources.delete(ownerId, id))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    await this.deviceCredentials.forget(id);
     await this.devices.disconnect(id);
   }
 
@@ -152,6 +156,7 @@ export class SunSourcesService {
     await this.sources.update(ownerId, id, {
       webhookSecretEncrypted: this.credentials.sealWebhookSecret(id, secret),
     });
+    await this.deviceCredentials.forget(id);
     return secret;
   }
 
@@ -160,6 +165,7 @@ export class SunSourcesService {
     this.assertConnection(source, 'MQTT');
     const key = generateMqttApiKey();
     await this.sources.update(ownerId, id, { mqttApiKeyEncrypted: this.credentials.sealMqttApiKey(id, key) });
+    await this.deviceCredentials.forget(id);
     await this.devices.disconnect(id);
     return key;
   }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Role } from './role';
 import { UserEntity } from './user.entity';
+import { UserInfo } from './user-info';
 
 export interface NewUser {
   email: string;
@@ -37,6 +38,15 @@ export class UserRepository {
 
   findById(id: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ id });
+  }
+
+  /** The session's account as every authenticated request needs it: plain SQL, no entity. */
+  async findUserInfo(id: string): Promise<UserInfo | null> {
+    const rows: UserInfo[] = await this.users.query(
+      `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles FROM users WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {

@@ -1,6 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/domain-error';
+import { DeviceCredentialsCache } from '../devices/device-credentials-cache';
+import { DeviceDisconnector } from '../devices/device-disconnector';
 import { ImageStore } from '../images/image-store';
+import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { PasswordHasher } from './password-hasher';
 import { SystemStats, SystemStatsRepository } from './system-stats.repository';
 import { ALL_ROLES, Role } from './role';
@@ -32,6 +35,9 @@ export class UsersAdminService {
     private readonly hasher: PasswordHasher,
     private readonly systemStats: SystemStatsRepository,
     private readonly images: ImageStore,
+    private readonly sources: SunSourceRepository,
+    private readonly deviceCredentials: DeviceCredentialsCache,
+    private readonly devices: DeviceDisconnector,
   ) {}
 
   /** `page` starts at 1; `pageSize` is clamped to 1..100. */
@@ -62,15 +68,23 @@ export class UsersAdminService {
     });
   }
 
-  /** Deletes an account; its groups, sources and their data go with it (foreign keys cascade), then its images. */
+  /**
+   * Deletes an account; its groups, sources and their data go with it (foreign keys cascade),
+   * then its images, and its sources' devices are cut off.
+   */
   async delete(actor: Actor, userId: string): Promise<void> {
     if (actor.id === userId) throw new BadRequestError('You cannot delete your own account');
     const target = await this.findOrFail(userId);
     if (target.roles.includes('Overseer') && !actor.roles.includes('Overseer')) {
       throw new ForbiddenError('Only an Overseer may delete an Overseer');
     }
+    const sourceIds = await this.sources.idsOwnedBy(target.id);
     await this.users.delete(target.id);
     await this.images.deleteAllOf(target.id);
+    for (const id of sourceIds) {
+      await this.deviceCredentials.forget(id);
+      await this.devices.disconnect(id);
+    }
   }
 
   stats(): Promise<SystemStats> {

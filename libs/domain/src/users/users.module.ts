@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '@solar/mail';
 import { ImagesModule } from '../images/images.module';
+import { SunSourcesModule } from '../sun-sources/sun-sources.module';
 import { AccountsService } from './accounts.service';
 import { CodeSendLimiter } from './code-send-limiter';
 import { PasswordHasher } from './password-hasher';
@@ -11,7 +12,7 @@ import { UserRepository } from './user.repository';
 import { UsersAdminService } from './users-admin.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), MailModule, ImagesModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), MailModule, ImagesModule, SunSourcesModule],
   providers: [
     UserRepository,
     PasswordHasher,

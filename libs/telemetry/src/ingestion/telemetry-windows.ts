@@ -9,6 +9,8 @@ const THROTTLE_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 export type WindowVerdict = 'admitted' | 'duplicate' | 'throttled';
 
+type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number>;
+
 // KEYS: duplicate marker, throttle set. ARGV: duplicate TTL, member (ts ms), the exclusive
 // bounds ts ± 10 s, the trim bound, the set's TTL. Bounds come preformatted: Lua's numbers would
 // print epoch milliseconds in exponent form.
@@ -27,13 +29,17 @@ return 0`;
  */
 @Injectable()
 export class TelemetryWindows {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  private readonly redis: Redis & { admitTelemetry: AdmitCommand };
+
+  constructor(@Inject(REDIS) redis: Redis) {
+    // A defined command travels as EVALSHA (the script is sent once, not with every message).
+    redis.defineCommand('admitTelemetry', { numberOfKeys: 2, lua: ADMIT });
+    this.redis = redis as Redis & { admitTelemetry: AdmitCommand };
+  }
 
   async admit(sunSourceId: string, ts: Date, fingerprint: string, receivedAt: Date): Promise<WindowVerdict> {
     const at = ts.getTime();
-    const verdict = await this.redis.eval(
-      ADMIT,
-      2,
+    const verdict = await this.redis.admitTelemetry(
       duplicateKey(sunSourceId, fingerprint),
       throttleKey(sunSourceId),
       DUPLICATE_WINDOW_MS,

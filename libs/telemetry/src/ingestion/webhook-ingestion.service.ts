@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import {
   BadRequestError,
+  DeviceCredentialsCache,
   NotFoundError,
   secretsEqual,
   SourceCredentials,
   SUN_SOURCE_NOT_FOUND,
-  SunSourceRepository,
 } from '@solar/domain';
 import { IngestOutcome, TelemetryIngestion } from './telemetry-ingestion.service';
 
@@ -24,7 +24,7 @@ export const WebhookMessages = {
 @Injectable()
 export class WebhookIngestion {
   constructor(
-    private readonly sources: SunSourceRepository,
+    private readonly sources: DeviceCredentialsCache,
     private readonly credentials: SourceCredentials,
     private readonly ingestion: TelemetryIngestion,
   ) {}
@@ -35,7 +35,7 @@ export class WebhookIngestion {
     signature: string | undefined,
     receivedAt: Date,
   ): Promise<IngestOutcome> {
-    const source = await this.sources.findById(sunSourceId);
+    const source = await this.sources.lookup(sunSourceId);
     if (!source || source.connectionType !== 'Webhook' || !source.isActive) {
       throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     }

@@ -58,7 +58,7 @@ export class TelemetryQueries {
   ) {}
 
   async latest(ownerId: string, sunSourceId: string): Promise<SunSourceMetrics> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     return this.latestOf(sunSourceId);
   }
 
@@ -69,7 +69,7 @@ export class TelemetryQueries {
     requested: RequestedRange,
     limit: number,
   ): Promise<SunSourceMetrics[]> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     return this.historyOf(sunSourceId, requested, limit);
   }
 
@@ -92,7 +92,7 @@ export class TelemetryQueries {
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
   async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<ReportHour[]> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     const range = this.range(requested, 7 * DAY);
     const longest = QueryLimits.aggregatedRangeDays * DAY;
     if (range.end.getTime() - range.start.getTime() > longest)
@@ -106,7 +106,7 @@ export class TelemetryQueries {
     sunSourceId: string,
     requested: RequestedRange,
   ): Promise<DailySummary[]> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     const range = this.range(requested, 7 * DAY);
     const length = range.end.getTime() - range.start.getTime();
     if (length > QueryLimits.dailySummaryRangeDays * DAY) throw new BadRequestError('Range exceeds 400 days');
@@ -175,17 +175,17 @@ export class TelemetryQueries {
   }
 
   async count(ownerId: string, sunSourceId: string): Promise<number> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     return this.telemetry.count(sunSourceId);
   }
 
   async sizeBytes(ownerId: string, sunSourceId: string): Promise<number> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     return this.telemetry.sizeBytes(sunSourceId);
   }
 
   async rawPayloads(ownerId: string, sunSourceId: string, limit: number): Promise<RawPayload[]> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     return (await this.telemetry.rawPayloads(sunSourceId, limit)).map((row) => ({
       timestamp: row.ts.toISOString(),
       receivedAt: row.receivedAt.toISOString(),
@@ -194,7 +194,7 @@ export class TelemetryQueries {
   }
 
   async cleanup(ownerId: string, sunSourceId: string): Promise<number> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.assertOwned(ownerId, sunSourceId);
     return this.telemetry.deleteAll(sunSourceId);
   }
 
@@ -202,6 +202,11 @@ export class TelemetryQueries {
     const source = await this.sources.findOwned(ownerId, sunSourceId);
     if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     return source;
+  }
+
+  /** `ownedSource` for callers that need no more than the verdict: one indexed probe. */
+  async assertOwned(ownerId: string, sunSourceId: string): Promise<void> {
+    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 
   /** `end` defaults to now and `start` to `defaultLength` before it. */
