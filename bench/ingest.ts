@@ -54,6 +54,7 @@ const { values: flags } = parseArgs({
     'mqtt-inflight': { type: 'string', default: '10' },
     'webhook-rate': { type: 'string', default: '1000' },
     'webhook-duration': { type: 'string', default: '15' },
+    'webhook-warmup': { type: 'string', default: '3' },
     'webhook-sources': { type: 'string', default: '2000' },
     'webhook-rate-connections': { type: 'string', default: '64' },
     'rate-generator': { type: 'string', default: 'paced' },
@@ -79,6 +80,8 @@ if (flags.help) {
   --mqtt-inflight N             unacknowledged QoS 1 messages per device at most (10)
   --webhook-rate N              requests per second of the fixed-rate webhook run (1000)
   --webhook-duration S          length of each webhook and ceiling run (15)
+  --webhook-warmup S            fixed-rate runs: seconds sent first at the same rate whose latencies
+                                are reported apart, not in p50/p99 (3)
   --webhook-sources N           webhook sources per run (2000)
   --webhook-rate-connections N  connections of the fixed-rate run, at most (64)
   --rate-generator G            fixed-rate runs: paced (open loop, evenly spaced, latency from the
@@ -112,6 +115,7 @@ const options = {
   mqttInflight: positive('mqtt-inflight', flags['mqtt-inflight']),
   webhookRate: positive('webhook-rate', flags['webhook-rate']),
   webhookDuration: positive('webhook-duration', flags['webhook-duration']),
+  webhookWarmup: Number(flags['webhook-warmup']),
   webhookSources: positive('webhook-sources', flags['webhook-sources']),
   webhookRateConnections: positive('webhook-rate-connections', flags['webhook-rate-connections']),
   rateGenerator: flags['rate-generator'] === 'autocannon' ? ('autocannon' as const) : ('paced' as const),
@@ -358,6 +362,9 @@ interface WebhookPhase {
   accountingNote: string;
 }
 
+const warmupLine = (warmup: NonNullable<WebhookRunResult['warmupLatency']>) =>
+  `(not counted above: the first ${warmup.seconds} s at the same rate, p50 ${warmup.p50} ms, p99 ${warmup.p99} ms)`;
+
 interface CeilingPhase {
   name: string;
   generator: string;
@@ -367,6 +374,7 @@ interface CeilingPhase {
   sent: number;
   answered: number;
   latency: WebhookRunResult['latency'];
+  warmupLatency: WebhookRunResult['warmupLatency'];
   errors: number;
   usage: PhaseUsage;
 }
@@ -634,7 +642,10 @@ async function webhookPhase(
     connections,
     overallRate,
     durationSeconds: options.webhookDuration,
-    startTs: deviceStart(Math.ceil((20_000 * options.webhookDuration) / sources.length)),
+    warmupSeconds: overallRate ? options.webhookWarmup : undefined,
+    startTs: deviceStart(
+      Math.ceil((20_000 * (options.webhookDuration + options.webhookWarmup)) / sources.length),
+    ),
     seed: name.length * 7919,
     resendShare: options.resendShare,
     probeShare: options.probeShare,
@@ -714,6 +725,7 @@ async function ceilingPhases(meter: UsageMeter, sources: SeededSource[]): Promis
       connections,
       overallRate,
       durationSeconds: options.webhookDuration,
+      warmupSeconds: overallRate ? options.webhookWarmup : undefined,
       startTs: Date.now() - 3600_000,
       seed: 17,
       resendShare: options.resendShare,
@@ -728,6 +740,7 @@ async function ceilingPhases(meter: UsageMeter, sources: SeededSource[]): Promis
       sent: result.sent,
       answered: result.outcomes.otherStatus,
       latency: result.latency,
+      warmupLatency: result.warmupLatency,
       errors: result.errors + result.timeouts,
       usage: usage.end(),
     });
@@ -830,6 +843,7 @@ function printReport(report: {
     line(
       ` latency      p50 ${r.latency.p50} ms, p90 ${r.latency.p90} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, mean ${round(r.latency.mean, 2)} ms`,
     );
+    if (r.warmupLatency) line(`              ${warmupLine(r.warmupLatency)}`);
     line(` stored       ${phase.stored} rows = ${phase.storedPerSecond}/s`);
     line(` accounting   ${phase.accountingExact ? 'EXACT' : 'MISMATCH'}: ${phase.accountingNote}`);
     line(`              ${usageLine(phase.usage)}`);
@@ -845,6 +859,7 @@ function printReport(report: {
       ` answered     ${phase.answered} of ${phase.sent} = ${phase.requestsPerSecond} req/s; errors ${phase.errors}; ` +
         `latency p50 ${phase.latency.p50} ms, p90 ${phase.latency.p90} ms, p99 ${phase.latency.p99} ms, max ${phase.latency.max} ms`,
     );
+    if (phase.warmupLatency) line(`              ${warmupLine(phase.warmupLatency)}`);
     line(`              ${usageLine(phase.usage)}`);
   }
   line();

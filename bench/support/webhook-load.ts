@@ -21,6 +21,11 @@ export interface WebhookRunOptions {
   /** Requests per second; unset (autocannon only): as fast as the server answers. */
   overallRate?: number;
   durationSeconds: number;
+  /**
+   * Paced only: sent at the rate before `durationSeconds`, counted in the accounting but not in
+   * the latency figures (connections opening, caches and JIT warming; reported apart).
+   */
+  warmupSeconds?: number;
   startTs: number;
   seed: number;
   resendShare: number;
@@ -51,6 +56,8 @@ export interface WebhookRunResult {
   requestsPerSecond: number;
   /** ms; paced: from the instant the request was due, so a server falling behind shows. */
   latency: { p50: number; p90: number; p99: number; max: number; mean: number };
+  /** Paced runs with a warm-up: its latencies, left out of `latency`. */
+  warmupLatency?: { seconds: number; p50: number; p99: number };
   errors: number;
   timeouts: number;
   non2xx: number;
@@ -137,7 +144,10 @@ class WebhookTraffic {
   result(
     generator: string,
     seconds: number,
-    stats: Pick<WebhookRunResult, 'requestsPerSecond' | 'latency' | 'errors' | 'timeouts' | 'non2xx'>,
+    stats: Pick<
+      WebhookRunResult,
+      'requestsPerSecond' | 'latency' | 'warmupLatency' | 'errors' | 'timeouts' | 'non2xx'
+    >,
   ): WebhookRunResult {
     const unanswered = [...this.inFlight.values()].map(({ sourceId, ts, kind }) => ({ sourceId, ts, kind }));
     const unclaimed = new Map<string, { sourceId: string; ts: number }>();
@@ -227,7 +237,9 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
   let non2xx = 0;
   let pending = 0;
   let resolveIdle: (() => void) | undefined;
-  const total = Math.round(rate * options.durationSeconds);
+  const warmupMs = (options.warmupSeconds ?? 0) * 1000;
+  const warmupLatencies: number[] = [];
+  const total = Math.round(rate * ((options.warmupSeconds ?? 0) + options.durationSeconds));
   const startedAt = performance.now();
 
   const send = (due: number) => {
@@ -251,7 +263,7 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
-          latencies.push(performance.now() - due);
+          (due - startedAt < warmupMs ? warmupLatencies : latencies).push(performance.now() - due);
           const status = response.statusCode ?? 0;
           if (status < 200 || status >= 300) non2xx += 1;
           traffic.answered(id, status, Buffer.concat(chunks).toString('utf8'));
@@ -291,11 +303,11 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
   }
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (p: number) =>
-    latencies.length === 0
-      ? 0
-      : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)];
-  const answered = latencies.length;
+  warmupLatencies.sort((a, b) => a - b);
+  const percentile = (sorted: number[], p: number) =>
+    sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  const at = (p: number) => percentile(latencies, p);
+  const answered = latencies.length + warmupLatencies.length;
   const seconds = (performance.now() - startedAt) / 1000;
   return traffic.result('paced', seconds, {
     // Over the whole run, the tail included: a server slower than the rate answers less than it.
@@ -305,8 +317,16 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
       p90: round2(at(0.9)),
       p99: round2(at(0.99)),
       max: round2(latencies.at(-1) ?? 0),
-      mean: round2(latencies.reduce((sum, value) => sum + value, 0) / Math.max(1, answered)),
+      mean: round2(latencies.reduce((sum, value) => sum + value, 0) / Math.max(1, latencies.length)),
     },
+    warmupLatency:
+      warmupMs > 0
+        ? {
+            seconds: warmupMs / 1000,
+            p50: round2(percentile(warmupLatencies, 0.5)),
+            p99: round2(percentile(warmupLatencies, 0.99)),
+          }
+        : undefined,
     errors,
     timeouts,
     non2xx,

@@ -71,6 +71,11 @@ export class TelemetryMqttServer extends ServerMqtt {
     );
   }
 
+  /** Nest tries `JSON.parse` on every pattern and catches the throw: our one pattern skips that, per message. */
+  protected override getRouteFromPattern(pattern: string): string {
+    return pattern === TELEMETRY_MESSAGE ? TELEMETRY_MESSAGE : super.getRouteFromPattern(pattern);
+  }
+
   /**
    * Stops the flow at the broker (UNSUBSCRIBE, then a clean DISCONNECT). Every message the broker
    * sent before its UNSUBACK has been received by then; one more turn of the event loop lets Nest
