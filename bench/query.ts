@@ -719,7 +719,8 @@ function printReport(report: {
     const l = report.load;
     line(
       ` load         ${(l.coarseRows + l.fineRows).toLocaleString('en')} rows (${l.coarseRows.toLocaleString('en')} at 5 min + ${l.fineRows.toLocaleString('en')} at 10 s) ` +
-        `in ${l.insertSeconds} s = ${l.rowsPerSecond.toLocaleString('en')} rows/s; VACUUM ANALYZE ${l.vacuumSeconds} s, CHECKPOINT ${l.checkpointSeconds} s`,
+        `in ${l.insertSeconds} s = ${l.rowsPerSecond.toLocaleString('en')} rows/s; telemetry_hourly ${l.rollupRows.toLocaleString('en')} rows in ${l.rollupSeconds} s; ` +
+        `VACUUM ANALYZE ${l.vacuumSeconds} s, CHECKPOINT ${l.checkpointSeconds} s`,
     );
     line(
       ` storage      ${l.partitions} partitions, table ${round(l.tableBytes / 2 ** 30, 2)} GiB, indexes ${round(l.indexBytes / 2 ** 30, 2)} GiB`,
@@ -915,7 +916,8 @@ async function main(): Promise<void> {
     );
     log(
       `loaded ${(load.coarseRows + load.fineRows).toLocaleString('en')} rows in ${load.insertSeconds} s ` +
-        `(${load.rowsPerSecond.toLocaleString('en')} rows/s), VACUUM ANALYZE ${load.vacuumSeconds} s, CHECKPOINT ${load.checkpointSeconds} s`,
+        `(${load.rowsPerSecond.toLocaleString('en')} rows/s), telemetry_hourly ${load.rollupSeconds} s, ` +
+        `VACUUM ANALYZE ${load.vacuumSeconds} s, CHECKPOINT ${load.checkpointSeconds} s`,
     );
   }
 

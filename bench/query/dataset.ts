@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { SecretBox } from '@solar/domain';
 import { databaseUrl } from '@solar/testing';
+import { HOURLY_VALUE_COLUMNS, RAW_TO_HOURLY } from '../../libs/telemetry/src/storage/telemetry-hourly';
 import { insertSources } from '../support/seed';
 import { INSERT_WINDOW_SQL } from './telemetry-sql';
 
@@ -46,6 +47,9 @@ export interface LoadStats {
   fineRows: number;
   insertSeconds: number;
   rowsPerSecond: number;
+  /** Filling `telemetry_hourly` from the loaded rows, which bypassed ingestion. */
+  rollupSeconds: number;
+  rollupRows: number;
   vacuumSeconds: number;
   checkpointSeconds: number;
   tableBytes: number;
@@ -107,7 +111,9 @@ interface Window {
   numbers: number[];
   from: Date;
   to: Date;
+  /** Of the series; each source keeps its own (`steps`, seconds). */
   step: string;
+  steps: number[];
   rows: number;
 }
 
@@ -131,39 +137,55 @@ export async function loadTelemetry(url: string, dataset: Dataset, options: Load
     const coarse = [...dataset.ownedSourceIds, ...dataset.otherSourceIds];
     // Capacities 3 to 12 kW, fixed per source number.
     const capacity = (n: number) => 3000 + ((n * 3709) % 9000);
+    const sources = [
+      ...coarse.map((id, i) => ({
+        id,
+        n: i + 1,
+        capacity: capacity(i + 1),
+        from: dataset.start,
+        stepMs: COARSE_STEP_MS,
+      })),
+      {
+        id: dataset.fineSourceId,
+        n: coarse.length + 1,
+        capacity: 6000,
+        from: dataset.fineStart,
+        stepMs: FINE_STEP_MS,
+      },
+    ];
+    // Segments between the sources' first timestamps, cut into windows of about 200,000 rows.
+    const bounds = [
+      ...new Set([dataset.start.getTime(), dataset.fineStart.getTime(), dataset.end.getTime()]),
+    ].sort((a, b) => a - b);
     const windows: Window[] = [];
-    const coarseWindowMs = Math.max(1, Math.round(200_000 / Math.max(1, coarse.length))) * COARSE_STEP_MS;
-    for (let t = dataset.start.getTime(); t < dataset.end.getTime(); t += coarseWindowMs) {
-      const to = Math.min(dataset.end.getTime(), t + coarseWindowMs);
-      windows.push({
-        ids: coarse,
-        capacities: coarse.map((_, i) => capacity(i + 1)),
-        numbers: coarse.map((_, i) => i + 1),
-        from: new Date(t),
-        to: new Date(to),
-        step: '5 minutes',
-        rows: Math.ceil((to - t) / COARSE_STEP_MS) * coarse.length,
-      });
+    for (let b = 0; b + 1 < bounds.length; b++) {
+      const active = sources.filter((source) => source.from.getTime() <= bounds[b]);
+      if (active.length === 0) continue;
+      const stepMs = Math.min(...active.map((source) => source.stepMs));
+      const rowsPerMs = active.reduce((total, source) => total + 1 / source.stepMs, 0);
+      const windowMs = Math.max(1, Math.round(200_000 / rowsPerMs / COARSE_STEP_MS)) * COARSE_STEP_MS;
+      for (let t = bounds[b]; t < bounds[b + 1]; t += windowMs) {
+        const to = Math.min(bounds[b + 1], t + windowMs);
+        windows.push({
+          ids: active.map((source) => source.id),
+          capacities: active.map((source) => source.capacity),
+          numbers: active.map((source) => source.n),
+          steps: active.map((source) => source.stepMs / 1000),
+          from: new Date(t),
+          to: new Date(to),
+          step: `${stepMs / 1000} seconds`,
+          rows: active.reduce((total, source) => total + Math.ceil((to - t) / source.stepMs), 0),
+        });
+      }
     }
-    const fineWindowMs = DAY;
-    for (let t = dataset.fineStart.getTime(); t < dataset.end.getTime(); t += fineWindowMs) {
-      const to = Math.min(dataset.end.getTime(), t + fineWindowMs);
-      windows.push({
-        ids: [dataset.fineSourceId],
-        capacities: [6000],
-        numbers: [coarse.length + 1],
-        from: new Date(t),
-        to: new Date(to),
-        step: '10 seconds',
-        rows: Math.ceil((to - t) / FINE_STEP_MS),
-      });
-    }
+    const coarseRows =
+      coarse.length * Math.ceil((dataset.end.getTime() - dataset.start.getTime()) / COARSE_STEP_MS);
+    const fineRows = Math.ceil((dataset.end.getTime() - dataset.fineStart.getTime()) / FINE_STEP_MS);
     const expected = windows.reduce((total, window) => total + window.rows, 0);
     options.log(
       `loading ${expected.toLocaleString('en')} rows in ${windows.length} INSERT … SELECT windows on ${options.connections} connections…`,
     );
-    let coarseRows = 0;
-    let fineRows = 0;
+    let inserted = 0;
     let done = 0;
     let nextReport = 0.1;
     const started = performance.now();
@@ -183,15 +205,14 @@ export async function loadTelemetry(url: string, dataset: Dataset, options: Load
               window.to,
               window.step,
               dataset.end,
+              window.steps,
             ]);
-            if (window.ids.length === 1 && window.ids[0] === dataset.fineSourceId)
-              fineRows += result.rowCount ?? 0;
-            else coarseRows += result.rowCount ?? 0;
+            inserted += result.rowCount ?? 0;
             done += window.rows;
             if (done / expected >= nextReport) {
               const seconds = (performance.now() - started) / 1000;
               options.log(
-                `  ${Math.round((done / expected) * 100)}%: ${(coarseRows + fineRows).toLocaleString('en')} rows in ${seconds.toFixed(0)} s`,
+                `  ${Math.round((done / expected) * 100)}%: ${inserted.toLocaleString('en')} rows in ${seconds.toFixed(0)} s`,
               );
               nextReport += 0.1;
             }
@@ -202,9 +223,33 @@ export async function loadTelemetry(url: string, dataset: Dataset, options: Load
       }),
     );
     const insertSeconds = (performance.now() - started) / 1000;
-    options.log(`VACUUM (ANALYZE) telemetry…`);
+    if (inserted !== coarseRows + fineRows) {
+      throw new Error(`inserted ${inserted} rows, expected ${coarseRows} + ${fineRows}`);
+    }
+    // The load went straight into telemetry, so the hourly rollup ingestion keeps is filled here,
+    // one partition (whole months, so whole hours) at a time to keep each aggregate in memory, as
+    // the migration's backfill does (so the layout is the one an existing deployment would get).
+    options.log(`filling telemetry_hourly…`);
     let mark = performance.now();
-    await client.query(`VACUUM (ANALYZE) telemetry`);
+    await client.query(`SET work_mem = '64MB'`);
+    const partitions = await client.query<{ name: string }>(
+      `SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'telemetry'::regclass ORDER BY 1`,
+    );
+    let rollupRows = 0;
+    for (const { name } of partitions.rows) {
+      const filled = await client.query(
+        `INSERT INTO telemetry_hourly (sun_source_id, hour, ${HOURLY_VALUE_COLUMNS.join(', ')})
+         SELECT sun_source_id, date_trunc('hour', ts, 'UTC'), ${RAW_TO_HOURLY.join(', ')}
+           FROM ${name} GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
+      rollupRows += filled.rowCount ?? 0;
+    }
+    await client.query(`RESET work_mem`);
+    const rollupSeconds = (performance.now() - mark) / 1000;
+    options.log(`telemetry_hourly: ${rollupRows.toLocaleString('en')} rows in ${rollupSeconds.toFixed(1)} s`);
+    options.log(`VACUUM (ANALYZE) telemetry, telemetry_hourly…`);
+    mark = performance.now();
+    await client.query(`VACUUM (ANALYZE) telemetry, telemetry_hourly`);
     const vacuumSeconds = (performance.now() - mark) / 1000;
     mark = performance.now();
     await client.query(`CHECKPOINT`);
@@ -218,7 +263,9 @@ export async function loadTelemetry(url: string, dataset: Dataset, options: Load
       coarseRows,
       fineRows,
       insertSeconds: round(insertSeconds, 1),
-      rowsPerSecond: Math.round((coarseRows + fineRows) / insertSeconds),
+      rowsPerSecond: Math.round(inserted / insertSeconds),
+      rollupSeconds: round(rollupSeconds, 1),
+      rollupRows,
       vacuumSeconds: round(vacuumSeconds, 1),
       checkpointSeconds: round(checkpointSeconds, 1),
       tableBytes: Number(rows[0].table),

@@ -52,7 +52,9 @@ const r = (expression: string, digits: number) => `(round((${expression}) * 1e${
 /**
  * Parameters: $1 uuid[] source ids, $2 float8[] their capacities (W), $3 int[] their numbers
  * (1-based, stable across windows), $4 window start (inclusive), $5 window end (exclusive),
- * $6 step (interval), $7 the end of all data (faults and warnings of the last hours).
+ * $6 step of the series (interval), $7 the end of all data (faults and warnings of the last
+ * hours), $8 int[] each source's own step in seconds (a multiple of $6): a 10-second source and
+ * 5-minute ones in one window come out interleaved in time order, as ingestion stores them.
  */
 export const INSERT_WINDOW_SQL = `
 INSERT INTO telemetry (${TELEMETRY_COLUMNS.join(', ')})
@@ -84,7 +86,7 @@ SELECT s.id, g.ts, g.ts + make_interval(secs => 0.05 + 0.4 * random()),
   FROM (
    -- Per timestamp: hour of the (UTC) day, day number, season; OFFSET 0 keeps each level from
    -- being inlined into the next (which would evaluate every expression once per use).
-   SELECT g.ts, t.h, t.day, 6 + 2 * t.c AS half, (1 + t.c) / 2 AS season
+   SELECT g.ts, date_part('epoch', g.ts)::bigint AS epoch, t.h, t.day, 6 + 2 * t.c AS half, (1 + t.c) / 2 AS season
      FROM generate_series($4::timestamptz, $5::timestamptz - $6::interval, $6::interval) AS g(ts)
     CROSS JOIN LATERAL (
       SELECT (date_part('epoch', g.ts) - 86400 * floor(date_part('epoch', g.ts) / 86400)) / 3600 AS h,
@@ -93,7 +95,10 @@ SELECT s.id, g.ts, g.ts + make_interval(secs => 0.05 + 0.4 * random()),
     ) t
    OFFSET 0
  ) g
- CROSS JOIN LATERAL unnest($1::uuid[], $2::float8[], $3::int[]) AS s(id, cap, n)
+ CROSS JOIN LATERAL (
+   SELECT u.id, u.cap, u.n FROM unnest($1::uuid[], $2::float8[], $3::int[], $8::int[]) AS u(id, cap, n, step)
+    WHERE g.epoch % u.step = 0
+ ) s
  CROSS JOIN LATERAL (
    -- Per source and day: clouds; per point: the sun's position in the day (-1 sunrise, 1 sunset).
    SELECT greatest(-1, least(1, (g.h - 11.5) / g.half)) AS x, c.cloud, s.cap * (0.45 + 0.55 * g.season) * c.cloud AS peak

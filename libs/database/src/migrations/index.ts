@@ -5,6 +5,7 @@ import { TolerateConcurrentPartitionCreation1764300000000 } from './176430000000
 import { CreateWeather1764400000000 } from './1764400000000-create-weather';
 import { CreateSourceSharing1764500000000 } from './1764500000000-create-source-sharing';
 import { CreateForecasts1764600000000 } from './1764600000000-create-forecasts';
+import { CreateTelemetryHourly1764700000000 } from './1764700000000-create-telemetry-hourly';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   CreateWeather1764400000000,
   CreateSourceSharing1764500000000,
   CreateForecasts1764600000000,
+  CreateTelemetryHourly1764700000000,
 ];

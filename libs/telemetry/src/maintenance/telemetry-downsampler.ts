@@ -51,8 +51,9 @@ const insertedValues = [
 /**
  * SPEC.md §4.12: telemetry older than 30 days becomes one row per 5 minutes. Buckets that are
  * already a single row at the bucket's start are left alone, so running it again changes
- * nothing. Aggregate, delete and insert happen in one transaction: a crash leaves either the
- * original rows or the compacted ones, never both and never neither.
+ * nothing. Aggregate, delete, insert and the recount of the hourly rollup of the hours touched
+ * happen in one transaction: a crash leaves either the original rows or the compacted ones,
+ * never both and never neither, and the rollup always matches the rows.
  */
 @Injectable()
 export class TelemetryDownsampler {
@@ -111,6 +112,13 @@ export class TelemetryDownsampler {
               jsonb_build_object('downsampled', true, 'samples', samples)
          FROM downsampled
        RETURNING 1`,
+      [sunSourceId],
+    );
+    // Compaction changes the hours' counts and averages: recount them from the compacted rows.
+    await manager.query(
+      `SELECT rebuild_telemetry_hourly($1, first, last + make_interval(secs => ${BUCKET_SECONDS}))
+         FROM (SELECT min(bucket) AS first, max(bucket) AS last FROM downsampled) d
+        WHERE first IS NOT NULL`,
       [sunSourceId],
     );
     return { bucketsWritten: inserted.length, rowsRemoved };

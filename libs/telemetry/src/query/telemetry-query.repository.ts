@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import {
+  AveragedColumn,
+  countColumn,
+  HOURLY_VALUE_COLUMNS,
+  RAW_ROLLUP_COLUMNS,
+  RAW_TO_HOURLY,
+  sumColumn,
+} from '../storage/telemetry-hourly';
 import { MetricsRow, metricsColumns } from './sun-source-metrics';
+import { wholeHoursOf } from './whole-hours';
 
 export interface TimeRange {
   start: Date;
@@ -74,6 +83,35 @@ const num = (expression: string, name: string) => `(${expression})::float8 AS "$
 const int = (expression: string, name: string) => `(${expression})::int AS "${name}"`;
 
 /**
+ * One row per UTC hour of a source's data in a range, in `telemetry_hourly`'s columns: the whole
+ * hours from the rollup, the partial hours at either end aggregated from the raw rows (two range
+ * scans, so neither reads the hours in between). Parameters: $1 source, $2 start and $3 end (both
+ * included), $4 and $5 the whole hours [from, to) (`wholeHoursOf`).
+ */
+const HOURS_OF_RANGE = `
+  SELECT hour, ${HOURLY_VALUE_COLUMNS.join(', ')}
+    FROM telemetry_hourly
+   WHERE sun_source_id = $1 AND hour >= $4 AND hour < $5
+  UNION ALL
+  SELECT date_trunc('hour', ts, 'UTC'), ${RAW_TO_HOURLY.join(', ')}
+    FROM (SELECT ts, ${RAW_ROLLUP_COLUMNS.join(', ')} FROM telemetry
+           WHERE sun_source_id = $1 AND ts >= $2 AND ts < $4 AND ts <= $3
+          UNION ALL
+          SELECT ts, ${RAW_ROLLUP_COLUMNS.join(', ')} FROM telemetry
+           WHERE sun_source_id = $1 AND ts >= $5 AND ts <= $3) edges
+   GROUP BY 1`;
+
+// Over rows of HOURS_OF_RANGE (alias h): what avg() and count() of the raw rows would give.
+const average = (column: AveragedColumn) =>
+  `sum(h.${sumColumn(column)}) / nullif(sum(h.${countColumn(column)}), 0)::float8`;
+const valueCount = (column: AveragedColumn) => `sum(h.${countColumn(column)})`;
+
+const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
+  const whole = wholeHoursOf(range);
+  return [sunSourceId, range.start, range.end, whole.from, whole.to];
+};
+
+/**
  * Every read of stored telemetry. Callers pass a source id they have already checked belongs to
  * the user (the sources' service does that); multi-source reads take the owner id and join.
  * Time ranges include both ends; buckets are UTC.
@@ -115,55 +153,52 @@ export class TelemetryQueryRepository {
 
   hourly(sunSourceId: string, range: TimeRange): Promise<HourlyRow[]> {
     return this.dataSource.query(
-      `SELECT date_trunc('hour', ts, 'UTC') AS "hour",
-              ${num('avg(battery_voltage)', 'averageBatteryVoltage')},
-              ${num('avg(state_of_charge)', 'averageStateOfCharge')},
-              ${num('avg(solar_power)', 'averageSolarPower')},
-              ${num('avg(load_percentage)', 'averageLoadPercentage')},
-              ${num('avg(load_power)', 'averageLoadPower')},
-              ${num('max(solar_power)', 'maxSolarPower')},
-              ${num('max(load_power)', 'maxLoadPower')},
-              ${num('min(state_of_charge)', 'minStateOfCharge')},
-              ${int('count(*)', 'sampleCount')}
-         FROM telemetry
-        WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3
+      `SELECT h.hour AS "hour",
+              ${num(average('battery_voltage'), 'averageBatteryVoltage')},
+              ${num(average('state_of_charge'), 'averageStateOfCharge')},
+              ${num(average('solar_power'), 'averageSolarPower')},
+              ${num(average('load_percentage'), 'averageLoadPercentage')},
+              ${num(average('load_power'), 'averageLoadPower')},
+              ${num('max(h.max_solar_power)', 'maxSolarPower')},
+              ${num('max(h.max_load_power)', 'maxLoadPower')},
+              ${num('min(h.min_state_of_charge)', 'minStateOfCharge')},
+              ${int('sum(h.sample_count)', 'sampleCount')}
+         FROM (${HOURS_OF_RANGE}) h
         GROUP BY 1 ORDER BY 1`,
-      [sunSourceId, range.start, range.end],
+      hoursOfRangeParameters(sunSourceId, range),
     );
   }
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
     return this.dataSource.query(
-      `SELECT date_trunc('day', ts, 'UTC') AS "day",
-              ${int('count(*)', 'sampleCount')},
-              ${num('avg(solar_power)', 'solarPowerAvg')}, ${int('count(solar_power)', 'solarPowerCount')},
-              ${num('max(solar_power)', 'solarPowerMax')},
-              ${num('avg(load_power)', 'loadPowerAvg')}, ${int('count(load_power)', 'loadPowerCount')},
-              ${num('max(load_power)', 'loadPowerMax')},
-              ${num('avg(state_of_charge)', 'socAvg')}, ${int('count(state_of_charge)', 'socCount')},
-              ${num('min(state_of_charge)', 'socMin')}, ${num('max(state_of_charge)', 'socMax')},
-              ${num('avg(battery_voltage)', 'voltageAvg')}, ${int('count(battery_voltage)', 'voltageCount')},
-              ${num('avg(grid_voltage)', 'gridVoltageAvg')}, ${int('count(grid_voltage)', 'gridVoltageCount')},
-              ${num('avg(grid_frequency)', 'gridFreqAvg')}, ${int('count(grid_frequency)', 'gridFreqCount')},
-              ${num('max(daily_energy_produced)', 'energyProduced')},
-              ${num('max(daily_energy_consumed)', 'energyConsumed')}
-         FROM telemetry
-        WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3
+      `SELECT date_trunc('day', h.hour, 'UTC') AS "day",
+              ${int('sum(h.sample_count)', 'sampleCount')},
+              ${num(average('solar_power'), 'solarPowerAvg')}, ${int(valueCount('solar_power'), 'solarPowerCount')},
+              ${num('max(h.max_solar_power)', 'solarPowerMax')},
+              ${num(average('load_power'), 'loadPowerAvg')}, ${int(valueCount('load_power'), 'loadPowerCount')},
+              ${num('max(h.max_load_power)', 'loadPowerMax')},
+              ${num(average('state_of_charge'), 'socAvg')}, ${int(valueCount('state_of_charge'), 'socCount')},
+              ${num('min(h.min_state_of_charge)', 'socMin')}, ${num('max(h.max_state_of_charge)', 'socMax')},
+              ${num(average('battery_voltage'), 'voltageAvg')}, ${int(valueCount('battery_voltage'), 'voltageCount')},
+              ${num(average('grid_voltage'), 'gridVoltageAvg')}, ${int(valueCount('grid_voltage'), 'gridVoltageCount')},
+              ${num(average('grid_frequency'), 'gridFreqAvg')}, ${int(valueCount('grid_frequency'), 'gridFreqCount')},
+              ${num('max(h.max_daily_energy_produced)', 'energyProduced')},
+              ${num('max(h.max_daily_energy_consumed)', 'energyConsumed')}
+         FROM (${HOURS_OF_RANGE}) h
         GROUP BY 1 ORDER BY 1`,
-      [sunSourceId, range.start, range.end],
+      hoursOfRangeParameters(sunSourceId, range),
     );
   }
 
   async summary(sunSourceId: string, range: TimeRange): Promise<RangeSummaryRow> {
     const [row]: RangeSummaryRow[] = await this.dataSource.query(
-      `SELECT ${int('count(*)', 'dataPoints')},
-              ${num('avg(solar_power)', 'avgSolarPower')}, ${num('max(solar_power)', 'maxSolarPower')},
-              ${num('avg(state_of_charge)', 'avgStateOfCharge')}, ${num('min(state_of_charge)', 'minStateOfCharge')},
-              ${num('avg(battery_voltage)', 'avgBatteryVoltage')},
-              ${num('avg(load_power)', 'avgLoadPower')}, ${num('max(load_power)', 'maxLoadPower')}
-         FROM telemetry
-        WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3`,
-      [sunSourceId, range.start, range.end],
+      `SELECT ${int('coalesce(sum(h.sample_count), 0)', 'dataPoints')},
+              ${num(average('solar_power'), 'avgSolarPower')}, ${num('max(h.max_solar_power)', 'maxSolarPower')},
+              ${num(average('state_of_charge'), 'avgStateOfCharge')}, ${num('min(h.min_state_of_charge)', 'minStateOfCharge')},
+              ${num(average('battery_voltage'), 'avgBatteryVoltage')},
+              ${num(average('load_power'), 'avgLoadPower')}, ${num('max(h.max_load_power)', 'maxLoadPower')}
+         FROM (${HOURS_OF_RANGE}) h`,
+      hoursOfRangeParameters(sunSourceId, range),
     );
     return row;
   }
@@ -215,11 +250,17 @@ export class TelemetryQueryRepository {
     );
   }
 
-  async deleteAll(sunSourceId: string): Promise<number> {
-    const [, affected]: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM telemetry WHERE sun_source_id = $1`,
-      [sunSourceId],
-    );
-    return affected;
+  /** The rollup goes with the rows, in the same transaction. */
+  deleteAll(sunSourceId: string): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [, affected]: [unknown, number] = await manager.query(
+        `DELETE FROM telemetry WHERE sun_source_id = $1`,
+        [sunSourceId],
+      );
+      // A recount rather than a plain DELETE: a batch of this source committing meanwhile keeps
+      // both its rows and their hours.
+      await manager.query(`SELECT rebuild_telemetry_hourly($1, '-infinity', 'infinity')`, [sunSourceId]);
+      return affected;
+    });
   }
 }

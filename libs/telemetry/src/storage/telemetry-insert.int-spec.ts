@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { createTestDatabase } from '@solar/testing';
+import { emptyTelemetryValues } from '../telemetry-fields';
+import { INSERT_TELEMETRY_SQL, insertParameters } from './telemetry-insert';
+import { TelemetryPoint } from './telemetry-point';
+
+const HOUR = 3_600_000;
+const SOURCES = 50;
+const ROUNDS = 20;
+const DEADLOCK = '40P01';
+
+/**
+ * Several api and ingestor processes store batches at once. Two batches sharing keys, raw
+ * (the same point resent to two processes) or hourly (points of the same source and hour), must
+ * lock them in the same order whatever order the points came in, or they deadlock: PostgreSQL
+ * then aborts one batch after a second. Without the statement's ORDER BYs each scenario
+ * deadlocks in several of its rounds.
+ */
+describe('INSERT_TELEMETRY_SQL, two batches at once', () => {
+  let drop: () => Promise<void>;
+  let writers: Client[];
+  let db: Client;
+  let sources: string[];
+  let writerPids: number[];
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    [db, ...writers] = [0, 1, 2].map(() => new Client({ connectionString: database.url }));
+    await Promise.all([db, ...writers].map((client) => client.connect()));
+    writerPids = await Promise.all(
+      writers.map(
+        async (writer) => (await writer.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number,
+      ),
+    );
+    const userId = randomUUID();
+    await db.query(
+      `INSERT INTO users (id, email, password_hash, roles, email_verified)
+       VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
+      [userId, `${userId}@example.com`],
+    );
+    sources = Array.from({ length: SOURCES }, () => randomUUID());
+    await db.query(
+      `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
+       SELECT id, $2, 'Batch', 'Webhook', 'sealed' FROM unnest($1::uuid[]) AS id`,
+      [sources, userId],
+    );
+    // Statistics as a live database has them: the planner then aggregates by hashing.
+    await db.query(`ANALYZE sun_sources`);
+    await db.query(
+      `SELECT ensure_telemetry_partition(month::date)
+         FROM generate_series(date '2026-03-01', date '2026-05-01', interval '1 month') AS month`,
+    );
+  });
+
+  afterAll(async () => {
+    await Promise.all([db, ...writers].map((client) => client.end()));
+    await drop();
+  });
+
+  function point(source: number, ts: number, solarPower: number): TelemetryPoint {
+    const values = emptyTelemetryValues();
+    values.solarPower = solarPower;
+    return { sunSourceId: sources[source], ts: new Date(ts), receivedAt: new Date(ts), values, raw: {} };
+  }
+
+  /**
+   * Both batches at once on their own sessions; returns how many were aborted as deadlock
+   * victims. With a `gate`, a third session keeps the hour of that point locked until both
+   * batches wait: each then holds the keys it locked before it, which is when two different lock
+   * orders deadlock, rather than only when the timing happens to line up.
+   */
+  async function concurrently(
+    first: TelemetryPoint[],
+    second: TelemetryPoint[],
+    gate?: TelemetryPoint,
+  ): Promise<number> {
+    if (gate) {
+      await db.query(INSERT_TELEMETRY_SQL, insertParameters([gate]));
+      await db.query('BEGIN');
+      await db.query(
+        `SELECT 1 FROM telemetry_hourly
+          WHERE sun_source_id = $1 AND hour = date_trunc('hour', $2::timestamptz, 'UTC') FOR UPDATE`,
+        [gate.sunSourceId, gate.ts],
+      );
+    }
+    const outcomes = Promise.allSettled([
+      writers[0].query(INSERT_TELEMETRY_SQL, insertParameters(first)),
+      writers[1].query(INSERT_TELEMETRY_SQL, insertParameters(second)),
+    ]);
+    if (gate) {
+      await waitUntilBothWait();
+      await db.query('COMMIT');
+    }
+    let deadlocks = 0;
+    for (const outcome of await outcomes) {
+      if (outcome.status === 'fulfilled') continue;
+      if ((outcome.reason as { code?: string }).code !== DEADLOCK) throw outcome.reason;
+      deadlocks += 1;
+    }
+    return deadlocks;
+  }
+
+  async function waitUntilBothWait(): Promise<void> {
+    for (let attempt = 0; attempt < 500; attempt++) {
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND wait_event_type = 'Lock'`,
+        [writerPids],
+      );
+      if (rows[0].n === 2) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('the batches never both waited on a lock');
+  }
+
+  async function expectRollupMatchesRaw(): Promise<void> {
+    const { rows } = await db.query(
+      `SELECT (SELECT count(*) FROM telemetry)::int AS raw,
+              (SELECT coalesce(sum(sample_count), 0) FROM telemetry_hourly)::int AS rolled,
+              (SELECT coalesce(sum(solar_power), 0) FROM telemetry)::float8 AS "rawSolar",
+              (SELECT coalesce(sum(solar_power_sum), 0) FROM telemetry_hourly)::float8 AS "rolledSolar"`,
+    );
+    expect(rows[0].rolled).toBe(rows[0].raw);
+    expect(rows[0].rolledSolar).toBe(rows[0].rawSolar);
+  }
+
+  it('the same points in opposite orders: stored once, no deadlock', async () => {
+    let deadlocks = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = Date.UTC(2026, 2, 1) + round * 2 * HOUR;
+      const points = Array.from({ length: 1000 }, (_, i) => point(i % SOURCES, start + i * 7_001, i));
+      deadlocks += await concurrently(points, [...points].reverse());
+    }
+    expect(deadlocks).toBe(0);
+    await expectRollupMatchesRaw();
+  });
+
+  it('different points of the same sources and hours, in batches of different shapes: no deadlock', async () => {
+    let deadlocks = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = Date.UTC(2026, 3, 1) + round * 24 * HOUR;
+      // One point per source in each of 20 hours, against two per source in 10 of them: hash
+      // tables of different sizes, so unsorted groups would come out in different orders.
+      const spread = Array.from({ length: 1000 }, (_, i) =>
+        point(i % SOURCES, start + Math.floor(i / SOURCES) * HOUR, 1),
+      );
+      const dense = Array.from({ length: 1000 }, (_, i) =>
+        point(
+          i % SOURCES,
+          start + (5 + (Math.floor(i / SOURCES) % 10)) * HOUR + (1 + Math.floor(i / 500)) * 1000,
+          2,
+        ),
+      );
+      const gate = point(round % SOURCES, start + (5 + (round % 10)) * HOUR + 999, 3);
+      deadlocks += await concurrently(spread, dense, gate);
+    }
+    expect(deadlocks).toBe(0);
+    await expectRollupMatchesRaw();
+  });
+});
