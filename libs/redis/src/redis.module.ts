@@ -5,7 +5,12 @@ import { RedisLocks } from './redis-locks';
 import { REDIS } from './redis.token';
 
 export function createRedisClient(config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>): Redis {
-  return new Redis(config.redisUrl, { keyPrefix: config.redisKeyPrefix, maxRetriesPerRequest: 3 });
+  return new Redis(config.redisUrl, {
+    keyPrefix: config.redisKeyPrefix,
+    maxRetriesPerRequest: 3,
+    // Commands issued in the same tick (concurrent messages' windows) leave in one write.
+    enableAutoPipelining: true,
+  });
 }
 
 @Injectable()
