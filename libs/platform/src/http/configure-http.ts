@@ -23,6 +23,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   express.useLogger(app.get(Logger));
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
+  // Express would hash every JSON body for an ETag no client of this API revalidates with.
+  express.set('etag', false);
   // Plain-HTTP local use (no TLS proxy) must not have the browser upgrade the docs' assets to https.
   express.use(
     helmet({

@@ -8,7 +8,7 @@ import {
   SunSourceRepository,
 } from '@solar/domain';
 import { DailySummary, toDailySummary, weeklySummaries } from './daily-summary';
-import { SunSourceMetrics, toSunSourceMetrics } from './sun-source-metrics';
+import { SunSourceMetrics } from './sun-source-metrics';
 import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
 import { buildReport, ReportHour, TelemetryReport, toReportHour } from './telemetry-report';
 
@@ -77,7 +77,7 @@ export class TelemetryQueries {
   async latestOf(sunSourceId: string): Promise<SunSourceMetrics> {
     const row = await this.telemetry.latest(sunSourceId);
     if (!row) throw new NotFoundError('No telemetry for this source yet');
-    return toSunSourceMetrics(row);
+    return row;
   }
 
   /** For a caller who may see this source without owning it (public sharing checked it). */
@@ -87,7 +87,7 @@ export class TelemetryQueries {
     limit: number,
   ): Promise<SunSourceMetrics[]> {
     const range = this.range(requested, DAY);
-    return (await this.telemetry.history(sunSourceId, range, limit)).map(toSunSourceMetrics);
+    return this.telemetry.history(sunSourceId, range, limit);
   }
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
@@ -117,9 +117,7 @@ export class TelemetryQueries {
   /** The latest point of each of the caller's sources that reports fault or warning codes. */
   async faults(ownerId: string): Promise<SunSourceMetrics[]> {
     const latest = await this.telemetry.latestOfOwned(ownerId);
-    return latest
-      .filter((row) => (row.faultCodes?.length ?? 0) > 0 || (row.warningCodes?.length ?? 0) > 0)
-      .map(toSunSourceMetrics);
+    return latest.filter((row) => (row.faultCodes?.length ?? 0) > 0 || (row.warningCodes?.length ?? 0) > 0);
   }
 
   /** Other users' ids and sources without data are simply absent from the answer. */
@@ -127,7 +125,7 @@ export class TelemetryQueries {
     if (ids.length > QueryLimits.batchLatestSources) throw new BadRequestError('At most 50 source ids');
     if (ids.length === 0) return {};
     const latest = await this.telemetry.latestOfOwned(ownerId, [...new Set(ids)]);
-    return Object.fromEntries(latest.map((row) => [row.sunSourceId, toSunSourceMetrics(row)]));
+    return Object.fromEntries(latest.map((row) => [row.sunSourceId, row]));
   }
 
   async report(
@@ -163,7 +161,7 @@ export class TelemetryQueries {
       this.telemetry.activityOfOwned(ownerId),
       this.telemetry.latestOfOwned(ownerId),
     ]);
-    const latestBySource = new Map(latest.map((row) => [row.sunSourceId, toSunSourceMetrics(row)]));
+    const latestBySource = new Map(latest.map((row) => [row.sunSourceId, row]));
     const names = new Map(sources.map((source) => [source.id, source.name]));
     return activity.map((entry) => ({
       sunSourceId: entry.sunSourceId,

@@ -9,7 +9,7 @@ import {
   RAW_TO_HOURLY,
   sumColumn,
 } from '../storage/telemetry-hourly';
-import { MetricsRow, metricsColumns } from './sun-source-metrics';
+import { metricsColumns, SunSourceMetrics } from './sun-source-metrics';
 import { wholeHoursOf } from './whole-hours';
 
 export interface TimeRange {
@@ -120,8 +120,8 @@ const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
 export class TelemetryQueryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async latest(sunSourceId: string): Promise<MetricsRow | undefined> {
-    const rows: MetricsRow[] = await this.dataSource.query(
+  async latest(sunSourceId: string): Promise<SunSourceMetrics | undefined> {
+    const rows: SunSourceMetrics[] = await this.dataSource.query(
       `SELECT ${metricsColumns('t')} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`,
       [sunSourceId],
     );
@@ -129,7 +129,7 @@ export class TelemetryQueryRepository {
   }
 
   /** Newest first, at most `limit`. */
-  history(sunSourceId: string, range: TimeRange, limit: number): Promise<MetricsRow[]> {
+  history(sunSourceId: string, range: TimeRange, limit: number): Promise<SunSourceMetrics[]> {
     return this.dataSource.query(
       `SELECT ${metricsColumns('t')} FROM telemetry t
         WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
@@ -139,7 +139,7 @@ export class TelemetryQueryRepository {
   }
 
   /** The latest point of each of the owner's sources among `ids` (all of them when `ids` is absent). */
-  latestOfOwned(ownerId: string, ids?: string[]): Promise<MetricsRow[]> {
+  latestOfOwned(ownerId: string, ids?: string[]): Promise<SunSourceMetrics[]> {
     return this.dataSource.query(
       `SELECT l.* FROM sun_sources s
          CROSS JOIN LATERAL (
