@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { CustomStrategy } from '@nestjs/microservices';
 import { AppConfig } from '@solar/config';
 import { configureHttpApp } from '@solar/platform';
+import { EmbeddedBroker } from './broker/embedded-broker';
 import { BrokerConnection } from './broker-connection';
 import { IngestorModule } from './ingestor.module';
 import { TelemetryMqttServer } from './transport/telemetry-mqtt.server';
@@ -20,6 +21,10 @@ export async function createIngestorApp(config: AppConfig): Promise<INestApplica
     bufferLogs: true,
   });
   configureHttpApp(app, config);
+  if (config.mqtt.embeddedBroker) {
+    const broker = app.get(EmbeddedBroker);
+    transport.useInProcessBroker(() => broker.connectInProcess());
+  }
   app.connectMicroservice<CustomStrategy>({ strategy: transport });
   const connection = app.get(BrokerConnection);
   transport.status.subscribe((status) => connection.update(String(status)));

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Aedes, AedesOptions, Client } from 'aedes';
 import { createServer, Server } from 'node:net';
+import { Duplex } from 'node:stream';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { deviceIdentity, ingestorCredentials, secretsEqual } from '@solar/domain';
 import { brokerListenAddress } from './broker-address';
 import { BrokerAccessClient, ClientAuthentication } from './broker-access.client';
+import { duplexPair } from './in-process-link';
 
 /** Room for `src-{uuid}` (40) and `solar-ingestor-{host}-{pid}`; MQTT 3.1.1 brokers may allow more than 23. */
 const MAX_CLIENT_ID_LENGTH = 256;
@@ -79,6 +81,17 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     await this.stop();
   }
 
+  /**
+   * A connection for the ingestor's own client that never leaves the process: one end of an
+   * in-memory pair, the broker serving the other. Only once the broker has started.
+   */
+  connectInProcess(): Duplex {
+    if (!this.broker) throw new Error('the embedded broker has not started');
+    const [client, server] = duplexPair();
+    this.broker.handle(server);
+    return client;
+  }
+
   /** Drops every client of the source (either username form): its key changed, or it is gone. */
   disconnectSource(sunSourceId: string): number {
     const dropped = [...this.clients].filter(
@@ -99,6 +112,20 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     this.server?.close();
     for (const client of this.clients) {
       if (!this.sessions.get(client)?.superuser) this.close(client);
+    }
+  }
+
+  /**
+   * Resolves once every message the broker has accepted has been handed to its subscribers:
+   * after `closeDeviceConnections`, so that the ingestor's in-process client holds them all
+   * before it unsubscribes.
+   */
+  async delivered(timeoutMs = 5000): Promise<void> {
+    // aedes's message queue (its `mq` option, kept on the instance): waiting and in delivery.
+    const emitter = (this.broker as unknown as { mq?: { length: number; current: number } } | undefined)?.mq;
+    const deadline = Date.now() + timeoutMs;
+    while (emitter && (emitter.length > 0 || emitter.current > 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -1,5 +1,6 @@
 import { MqttContext, MqttOptions, ServerMqtt } from '@nestjs/microservices';
-import type { IClientOptions, MqttClient } from 'mqtt';
+import { IClientOptions, MqttClient } from 'mqtt';
+import type { Duplex } from 'node:stream';
 import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppConfig } from '@solar/config';
@@ -21,9 +22,13 @@ const STOP_TIMEOUT_MS = 5000;
 export class TelemetryMqttServer extends ServerMqtt {
   private readonly filters: string[];
   private stopped = false;
+  private inProcessBroker: (() => Duplex) | undefined;
 
-  constructor(options: TransportOptions, subscription: TelemetrySubscription) {
-    super(options);
+  constructor(
+    private readonly clientOptions: TransportOptions,
+    subscription: TelemetrySubscription,
+  ) {
+    super(clientOptions);
     this.filters = telemetryTopicFilters(subscription);
   }
 
@@ -46,9 +51,27 @@ export class TelemetryMqttServer extends ServerMqtt {
     );
   }
 
+  /**
+   * `EMBEDDED_BROKER=true`: reach the broker through memory instead of a loopback socket, and
+   * subscribe at QoS 0. Broker and ingestor live and die together, so acknowledgements between
+   * them would guard against nothing; devices still publish at QoS 1 and are acknowledged by
+   * the broker as before.
+   */
+  useInProcessBroker(connect: () => Duplex): void {
+    this.inProcessBroker = connect;
+  }
+
+  override createMqttClient(): MqttClient {
+    const connect = this.inProcessBroker;
+    if (!connect) return super.createMqttClient();
+    const { url: _url, ...options } = this.clientOptions;
+    return new MqttClient(connect, options as IClientOptions);
+  }
+
   override bindEvents(client: MqttClient): void {
     client.on('message', this.getMessageHandler(client));
-    client.subscribe(this.filters, { qos: 1 }, (error, granted) => {
+    const qos = this.inProcessBroker ? 0 : 1;
+    client.subscribe(this.filters, { qos }, (error, granted) => {
       const refused = (granted ?? []).filter((grant) => grant.qos === 128).map((grant) => grant.topic);
       if (error || refused.length > 0) {
         this.logger.error(`MQTT subscription failed: ${error?.message ?? `refused ${refused.join(', ')}`}`);
