@@ -13,6 +13,7 @@ import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
 import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';
 import {
   Child,
+  DEPLOYED_NODE_OPTIONS,
   freePort,
   healthy,
   isRunning,
@@ -932,6 +933,7 @@ async function main(): Promise<void> {
     EMBEDDED_BROKER: 'true',
     PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
     LOG_LEVEL: 'warn',
+    NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
   };
   log(`database ${databaseName}, Redis prefix ${redisPrefix}`);
   const nodeArgs = (name: string) =>

@@ -11,6 +11,7 @@ import { SecretBox } from '@solar/domain';
 import { databaseUrl, dropDatabases, TEST_REDIS_URL, withServer } from '@solar/testing';
 import {
   Child,
+  DEPLOYED_NODE_OPTIONS,
   freePort,
   healthy,
   isRunning,
@@ -936,6 +937,7 @@ async function main(): Promise<void> {
       PORT: String(apiPort),
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'warn',
+      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
     },
   });
   children.push(api);

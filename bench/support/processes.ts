@@ -30,6 +30,13 @@ export interface Child {
 
 const TAIL_LINES = 200;
 
+/**
+ * The V8 options docker/Dockerfile gives every app (`NODE_OPTIONS`): the apps are measured as they
+ * are deployed. A larger young generation lets the many short-lived objects of a message die
+ * there instead of being copied out: ~6 % less ingestor CPU per message in bench:ingest.
+ */
+export const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=32';
+
 /** Starts `node <script>` with `env` (and only PATH from ours), collecting its log lines. */
 export function startNode(
   name: string,
