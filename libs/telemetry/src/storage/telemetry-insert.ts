@@ -61,13 +61,17 @@ export const INSERT_TELEMETRY_SQL = `
   )
   SELECT sun_source_id, ts FROM inserted`;
 
-/** The array parameters of `INSERT_TELEMETRY_SQL` for `points`, column by column. */
+/**
+ * The array parameters of `INSERT_TELEMETRY_SQL` for `points`, column by column. Ids, instants
+ * and numbers are written as array literals here: none of them needs quoting, which spares the
+ * driver's per-element escaping (and its local-time formatting of dates).
+ */
 export function insertParameters(points: readonly TelemetryPoint[]): unknown[] {
   return [
-    points.map((point) => point.sunSourceId),
-    points.map((point) => point.ts),
-    points.map((point) => point.receivedAt),
-    ...NUMERIC_FIELDS.map((field) => points.map((point) => point.values[field.name])),
+    arrayLiteral(points.map((point) => point.sunSourceId)),
+    arrayLiteral(points.map((point) => point.ts.toISOString())),
+    arrayLiteral(points.map((point) => point.receivedAt.toISOString())),
+    ...NUMERIC_FIELDS.map((field) => arrayLiteral(points.map((point) => point.values[field.name]))),
     ...TEXT_FIELDS.map((field) => points.map((point) => point.values[field.name])),
     ...CODE_FIELDS.map((field) =>
       points.map((point) => {
@@ -77,6 +81,11 @@ export function insertParameters(points: readonly TelemetryPoint[]): unknown[] {
     ),
     points.map((point) => JSON.stringify(point.raw)),
   ];
+}
+
+/** `{a,NULL,b}` for elements that need no quoting in a PostgreSQL array: UUIDs, ISO instants, finite numbers. */
+function arrayLiteral(elements: ReadonlyArray<string | number | null>): string {
+  return `{${elements.map((element) => element ?? 'NULL').join(',')}}`;
 }
 
 export function pointKey(sunSourceId: string, ts: Date): string {
