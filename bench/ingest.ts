@@ -1018,9 +1018,12 @@ async function main(): Promise<void> {
       mqtt = await mqttPhase(client, meter, env.MQTT_URL, mqttDevices, ingestor);
       checks.push(
         {
+          // The fleet offers the target rate: it is met when storage keeps pace while the fleet
+          // publishes. First publish → last row also counts the last messages' own latency, so
+          // at an offered 5,000/s it stays just under 5,000 however fast the ingestor is.
           target: `MQTT ≥ ${TARGET_STORED_PER_SECOND} stored msg/s`,
-          met: mqtt.storedPerSecond >= TARGET_STORED_PER_SECOND,
-          detail: `${mqtt.storedPerSecond}/s (${mqtt.storedPerSecondWhilePublishing}/s while publishing; published ${mqtt.publishedPerSecond} msg/s of ${mqtt.targetRate} wanted)`,
+          met: mqtt.storedPerSecondWhilePublishing >= TARGET_STORED_PER_SECOND,
+          detail: `${mqtt.storedPerSecondWhilePublishing}/s while publishing, last row ${mqtt.drainSeconds} s after the last publish; ${mqtt.storedPerSecond}/s first publish → last row; published ${mqtt.publishedPerSecond} msg/s of ${mqtt.targetRate} wanted`,
         },
         {
           target: 'MQTT zero loss, sent = stored + throttled + duplicate',
