@@ -40,6 +40,8 @@ const root = join(__dirname, '..');
 const TOPIC_PREFIX = 'solar';
 const TARGET_STORED_PER_SECOND = 5000;
 const TARGET_P99_MS = 50;
+/** Kept pace with the MQTT fleet: its last message stored within this of being published. */
+const MAX_DRAIN_SECONDS = 1;
 /** Whole run, whatever happens: then it cleans up and exits. */
 const WATCHDOG_MS = 20 * 60 * 1000;
 
@@ -341,6 +343,8 @@ interface MqttPhase {
   storedSeconds: number;
   storedPerSecond: number;
   storedPerSecondWhilePublishing: number;
+  /** Messages meant to be stored (no resends or probes) the fleet sent per second. */
+  storableOfferedPerSecond: number;
   drainSeconds: number;
   timeline: Array<{ t: number; rows: number }>;
   usage: PhaseUsage;
@@ -611,6 +615,7 @@ async function mqttPhase(
     storedSeconds: round(storedSeconds, 2),
     storedPerSecond: round(stored / storedSeconds),
     storedPerSecondWhilePublishing: round((rowsAtPublishEnd ?? stored) / options.durationSeconds),
+    storableOfferedPerSecond: round(sentByKind.regular / options.durationSeconds),
     capacity: capacity(spent, stored, ['api', 'ingestor', 'postgres', 'redis'], ['api', 'ingestor']),
     drainSeconds: round(Math.max(0, lastGrowthAt - lastPublishAt) / 1000, 2),
     timeline,
@@ -1018,12 +1023,19 @@ async function main(): Promise<void> {
       mqtt = await mqttPhase(client, meter, env.MQTT_URL, mqttDevices, ingestor);
       checks.push(
         {
-          // The fleet offers the target rate: it is met when storage keeps pace while the fleet
-          // publishes. First publish → last row also counts the last messages' own latency, so
-          // at an offered 5,000/s it stays just under 5,000 however fast the ingestor is.
+          // The fleet of the issue offers 5,000 storable messages/s: met when all of them were
+          // stored and storage kept pace, the last row at most 1 s after the last publish (a
+          // slower ingestor piles up a backlog that takes seconds to clear). First publish → last
+          // row includes the last messages' own latency, so at that offer it stays just under.
           target: `MQTT ≥ ${TARGET_STORED_PER_SECOND} stored msg/s`,
-          met: mqtt.storedPerSecondWhilePublishing >= TARGET_STORED_PER_SECOND,
-          detail: `${mqtt.storedPerSecondWhilePublishing}/s while publishing, last row ${mqtt.drainSeconds} s after the last publish; ${mqtt.storedPerSecond}/s first publish → last row; published ${mqtt.publishedPerSecond} msg/s of ${mqtt.targetRate} wanted`,
+          met:
+            mqtt.storableOfferedPerSecond >= TARGET_STORED_PER_SECOND &&
+            mqtt.stored === mqtt.sentByKind.regular &&
+            mqtt.drainSeconds <= MAX_DRAIN_SECONDS,
+          detail:
+            `offered ${mqtt.storableOfferedPerSecond} storable msg/s, all stored, last row ${mqtt.drainSeconds} s after the last publish ` +
+            `(≤ ${MAX_DRAIN_SECONDS} s: kept pace); ${mqtt.storedPerSecondWhilePublishing}/s while publishing, ` +
+            `${mqtt.storedPerSecond}/s first publish → last row`,
         },
         {
           target: 'MQTT zero loss, sent = stored + throttled + duplicate',
