@@ -31,6 +31,8 @@ export class DeviceCredentialsCache implements OnApplicationShutdown {
   private readonly entries = new Map<string, Entry>();
   private subscriber: Redis | undefined;
   private listening = false;
+  /** Moves on with every change heard: a lookup that started before one caches nothing. */
+  private changes = 0;
   private subscribing: Promise<void> | undefined;
 
   constructor(
@@ -45,8 +47,9 @@ export class DeviceCredentialsCache implements OnApplicationShutdown {
     if (cached && cached.expiresAt > now) return cached.credentials;
 
     this.subscribing ??= this.subscribe();
+    const changesBefore = this.changes;
     const credentials = await this.sources.findDeviceCredentials(sunSourceId);
-    if (this.listening) {
+    if (this.listening && this.changes === changesBefore) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(sunSourceId, { credentials, expiresAt: now + CREDENTIALS_CACHE_TTL_MS });
     }
@@ -55,6 +58,7 @@ export class DeviceCredentialsCache implements OnApplicationShutdown {
 
   /** After a change to the source: forgotten here at once, and by every other process when it hears. */
   async forget(sunSourceId: string): Promise<void> {
+    this.changes += 1;
     this.entries.delete(sunSourceId);
     try {
       await this.redis.publish(credentialsChangedChannel(this.config), sunSourceId);
@@ -75,10 +79,13 @@ export class DeviceCredentialsCache implements OnApplicationShutdown {
     this.subscriber = subscriber;
     subscriber.on('error', (error) => this.logger.warn({ err: error }, 'Redis subscriber error'));
     subscriber.on('message', (from: string, sunSourceId: string) => {
-      if (from === channel) this.entries.delete(sunSourceId);
+      if (from !== channel) return;
+      this.changes += 1;
+      this.entries.delete(sunSourceId);
     });
     subscriber.on('close', () => {
       this.listening = false;
+      this.changes += 1;
       this.entries.clear();
     });
     // Also after every reconnect: notices sent while away are lost, so start from nothing.

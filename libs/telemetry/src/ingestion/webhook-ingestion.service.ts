@@ -24,7 +24,7 @@ export const WebhookMessages = {
 @Injectable()
 export class WebhookIngestion {
   constructor(
-    private readonly sources: DeviceCredentialsCache,
+    private readonly deviceCredentials: DeviceCredentialsCache,
     private readonly credentials: SourceCredentials,
     private readonly ingestion: TelemetryIngestion,
   ) {}
@@ -35,7 +35,7 @@ export class WebhookIngestion {
     signature: string | undefined,
     receivedAt: Date,
   ): Promise<IngestOutcome> {
-    const source = await this.sources.lookup(sunSourceId);
+    const source = await this.deviceCredentials.lookup(sunSourceId);
     if (!source || source.connectionType !== 'Webhook' || !source.isActive) {
       throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     }
