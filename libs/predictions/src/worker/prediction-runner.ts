@@ -7,10 +7,9 @@ import {
   SUN_SOURCE_NOT_FOUND,
   SunSourceEntity,
   SunSourceRepository,
-  WeatherHour,
   WeatherService,
 } from '@solar/domain';
-import { HourlyWeather, Site } from '@solar/forecast';
+import { Site } from '@solar/forecast';
 import { ForecastCompute, ForecastComputeError } from '../compute/forecast-compute';
 import {
   MIN_TRAINING_HOURS,
@@ -27,6 +26,7 @@ import { ForecastModelRepository } from '../storage/forecast-model.repository';
 import { PredictionHistoryRepository } from '../storage/prediction-history.repository';
 import { PredictionRepository } from '../storage/prediction.repository';
 import { JobProgress } from './job-progress';
+import { toModelWeather } from './model-weather';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -153,7 +153,10 @@ export class PredictionRunner {
     const history = await this.history.hourlyObservations(sunSourceId, from, now);
     if (history.length < MIN_TRAINING_HOURS)
       throw new PredictionJobError(notEnoughDataMessage(history.length));
-    const weather = (await this.weather.hourly(sunSourceId, { from, to: now })).map(toHourlyWeather);
+    // One hour more: the last hour's radiation is stamped at its end.
+    const weather = toModelWeather(
+      await this.weather.hourly(sunSourceId, { from, to: new Date(now.getTime() + HOUR_MS) }),
+    );
 
     progress.report(15, 'Training the model');
     const model = await this.compute.train({
@@ -191,9 +194,12 @@ export class PredictionRunner {
       now,
     );
     const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
-    const weather = (
-      await this.weather.hourly(sunSourceId, { from, to: new Date(from.getTime() + FORECAST_WEATHER_MS) })
-    ).map(toHourlyWeather);
+    const weather = toModelWeather(
+      await this.weather.hourly(sunSourceId, {
+        from,
+        to: new Date(from.getTime() + FORECAST_WEATHER_MS + HOUR_MS),
+      }),
+    );
 
     progress.report(30, model ? 'Forecasting' : 'Forecasting from solar physics (no trained model)');
     const result = await this.compute.forecast({ site, model, history, weather, now });
@@ -229,18 +235,6 @@ function siteOf(source: SunSourceEntity): Site {
   // Checked when the job was asked for; the owner may have cleared them since.
   if (!coordinates) throw new PredictionJobError(SOURCE_NEEDS_COORDINATES);
   return { ...coordinates, capacityWatts: source.installedCapacityWatts, batteryCapacityWh: null };
-}
-
-function toHourlyWeather(hour: WeatherHour): HourlyWeather {
-  return {
-    hour: hour.ts,
-    temperature: hour.temperature,
-    shortwaveRadiation: hour.shortwaveRadiation,
-    cloudCover: hour.cloudCover,
-    weatherCode: hour.weatherCode,
-    uvIndex: hour.uvIndex,
-    precipitation: hour.precipitation,
-  };
 }
 
 function validDate(text: string | undefined): Date | undefined {
