@@ -1,14 +1,14 @@
 import Redis from 'ioredis';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { SecretBox } from '@solar/domain';
-import { databaseUrl, dropDatabases, TEST_REDIS_URL } from '@solar/testing';
+import { databaseUrl, TEST_REDIS_URL } from '@solar/testing';
 import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
 import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';
 import {
@@ -25,7 +25,8 @@ import {
   waitFor,
   waitForQuiet,
 } from './support/processes';
-import { insertSources, insertUser, SeededSource } from './support/seed';
+import { log, RunResources } from './support/run-resources';
+import { countStored, insertSources, insertUser, SeededSource, storedAmong } from './support/seed';
 import { runWebhookLoad, WebhookRunResult } from './support/webhook-load';
 
 /**
@@ -146,62 +147,22 @@ const extras = 1 + options.resendShare + options.probeShare;
 // ---------------------------------------------------------------------------------------------
 // What the run creates, and its removal
 
-const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const databaseName = `solar_bench_${stamp}_${process.pid}`;
-const redisPrefix = `bench:${stamp}:${process.pid}:`;
-const dataDir = mkdtempSync(join(tmpdir(), 'solar-bench-'));
-const children: Child[] = [];
 const workers: Worker[] = [];
-let cleaning: Promise<void> | undefined;
-const lifetimePeakMiB: Record<string, number | undefined> = {};
-
 /** The bench's own connection to its database: closed before the database is dropped. */
 let benchClient: Client | undefined;
 
-async function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
+const resources = new RunResources({
+  label: 'ingest',
+  release: async () => {
     await Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
-    await Promise.all(children.map((child) => stopChild(child, 15_000).catch(() => undefined)));
     await benchClient?.end().catch(() => undefined);
-    await dropDatabases([databaseName]).catch((error: unknown) =>
-      console.error(`could not drop database ${databaseName}: ${String(error)}`),
-    );
-    await deleteRedisKeys().catch((error: unknown) =>
-      console.error(`could not delete Redis keys ${redisPrefix}*: ${String(error)}`),
-    );
-    rmSync(dataDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-async function deleteRedisKeys(): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 2 });
-  try {
-    let cursor = '0';
-    let rounds = 0;
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = nextCursor;
-      rounds += 1;
-    } while (cursor !== '0' && rounds < 100_000);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (cleaning) return console.error(`${signal}: already cleaning up, please wait`);
-    console.error(`\n${signal}: stopping the apps and removing the bench database and Redis keys…`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+  },
+});
+const lifetimePeakMiB: Record<string, number | undefined> = {};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const log = (message: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Machine busy share (% of all cores) just before each phase, after waiting for quiet. */
@@ -217,28 +178,6 @@ async function quiet(phase: string): Promise<void> {
 
 async function totalRows(client: Client): Promise<number> {
   const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM telemetry');
-  return rows[0].n;
-}
-
-async function rowsOf(client: Client, sources: readonly SeededSource[]): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM telemetry WHERE sun_source_id = ANY($1::uuid[])',
-    [sources.map((source) => source.id)],
-  );
-  return rows[0].n;
-}
-
-/** Which of these (source, device time) pairs are stored. */
-async function storedAmong(
-  client: Client,
-  pairs: ReadonlyArray<{ sourceId: string; ts: number }>,
-): Promise<number> {
-  if (pairs.length === 0) return 0;
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM telemetry t
-       JOIN unnest($1::uuid[], $2::timestamptz[]) AS p(id, ts) ON t.sun_source_id = p.id AND t.ts = p.ts`,
-    [pairs.map((pair) => pair.sourceId), pairs.map((pair) => new Date(pair.ts))],
-  );
   return rows[0].n;
 }
 
@@ -431,7 +370,7 @@ async function mqttPhase(
     });
     worker.on('error', (error) => log(`MQTT worker ${index} failed: ${String(error)}`));
     worker.on('exit', (code) => {
-      if (!closing && !cleaning) log(`MQTT worker ${index} exited early with code ${code}`);
+      if (!closing && !resources.cleaningUp) log(`MQTT worker ${index} exited early with code ${code}`);
     });
     return worker;
   });
@@ -660,7 +599,10 @@ async function webhookPhase(
   // Requests cut off at the end may still be stored: wait until the table stands still.
   const total = await settledRows(client, 1500, 30_000);
   const stored = total - baseline;
-  const ownRows = await rowsOf(client, sources);
+  const ownRows = await countStored(
+    client,
+    sources.map((source) => source.id),
+  );
   const unansweredStored = await storedAmong(client, result.unclaimed);
   const answered = Object.values(result.outcomes).reduce((a, b) => a + b, 0);
   const notes: string[] = [];
@@ -711,7 +653,7 @@ async function ceilingPhases(meter: UsageMeter, sources: SeededSource[]): Promis
     ],
     { cwd: root, env: {} },
   );
-  children.push(server);
+  resources.children.push(server);
   await waitFor(() => server.tail.includes('ready'), 'the bare server', 10_000);
   meter.watchPid('bare server', server.pid);
   const phases: CeilingPhase[] = [];
@@ -909,12 +851,6 @@ function printReport(report: {
 // Main
 
 async function main(): Promise<void> {
-  const watchdog = setTimeout(() => {
-    console.error(`the benchmark ran over ${WATCHDOG_MS / 60_000} minutes: giving up`);
-    void cleanup().finally(() => process.exit(1));
-  }, WATCHDOG_MS);
-  watchdog.unref();
-
   if (options.build) {
     log('building (npm run build)…');
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
@@ -923,10 +859,10 @@ async function main(): Promise<void> {
   const [apiPort, ingestorPort, mqttPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const secretsKey = randomBytes(32).toString('hex');
   const env: Record<string, string> = {
-    DATABASE_URL: databaseUrl(databaseName),
+    DATABASE_URL: databaseUrl(resources.databaseName),
     REDIS_URL: TEST_REDIS_URL,
-    REDIS_KEY_PREFIX: redisPrefix,
-    DATA_DIR: dataDir,
+    REDIS_KEY_PREFIX: resources.redisPrefix,
+    DATA_DIR: resources.dataDir,
     INTERNAL_API_KEY: randomBytes(32).toString('hex'),
     SESSION_SECRET: randomBytes(32).toString('hex'),
     SECRETS_KEY: secretsKey,
@@ -940,16 +876,20 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
   };
-  log(`database ${databaseName}, Redis prefix ${redisPrefix}`);
+  log(`database ${resources.databaseName}, Redis prefix ${resources.redisPrefix}`);
   const nodeArgs = (name: string) =>
     options.profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${name}-${stamp}.cpuprofile`]
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${options.profileDir}`,
+          `--cpu-prof-name=${name}-${resources.stamp}.cpuprofile`,
+        ]
       : [];
   const api = startNode('api', [...nodeArgs('api'), 'dist/apps/api/src/main.js'], {
     cwd: options.appRoot,
     env,
   });
-  children.push(api);
+  resources.children.push(api);
   // At warn the api's `ready` (info) is not logged: its health answer says the same.
   await waitFor(
     async () => isRunning(api) && (await healthy(apiPort)),
@@ -965,7 +905,7 @@ async function main(): Promise<void> {
     env: { ...env, LOG_LEVEL: 'info' },
     keep: ['ready', 'mqtt telemetry summary'],
   });
-  children.push(ingestor);
+  resources.children.push(ingestor);
   await waitFor(
     () => ingestor.kept.some((line) => line.msg === 'ready'),
     'the ingestor ready line',
@@ -975,7 +915,7 @@ async function main(): Promise<void> {
   });
   log(`api :${apiPort} and ingestor :${ingestorPort} (broker :${mqttPort}) ready`);
 
-  const client = new Client({ connectionString: databaseUrl(databaseName) });
+  const client = new Client({ connectionString: databaseUrl(resources.databaseName) });
   // Dropping the database at the end (or on Ctrl-C) terminates this connection: not an error.
   client.on('error', () => undefined);
   benchClient = client;
@@ -1014,7 +954,7 @@ async function main(): Promise<void> {
     meter.watchPid('ingestor', ingestor.pid);
     meter.watchPid('bench', process.pid);
     // The backends serving the bench database (the server's own processes and other databases are not counted).
-    meter.watchComm('postgres', 'postgres', ` ${databaseName} `);
+    meter.watchComm('postgres', 'postgres', ` ${resources.databaseName} `);
     meter.watchComm('redis', 'redis-server');
 
     const checks: Check[] = [];
@@ -1125,12 +1065,12 @@ async function main(): Promise<void> {
       lifetimePeakRssMiB: lifetimePeakMiB,
       machineBusyBeforePhasePercent: busyBefore,
       logProblems: Object.fromEntries(
-        children.map((child) => [child.name, Object.fromEntries(child.problems)]),
+        resources.children.map((child) => [child.name, Object.fromEntries(child.problems)]),
       ),
     };
     printReport(report);
     mkdirSync(join(__dirname, 'results'), { recursive: true });
-    const file = join(__dirname, 'results', `ingest-${stamp}.json`);
+    const file = join(__dirname, 'results', `ingest-${resources.stamp}.json`);
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     log(`results written to ${file}`);
   } finally {
@@ -1157,17 +1097,4 @@ async function withRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error('benchmark failed:', error);
-    for (const child of children) {
-      if (child.tail.length > 0)
-        console.error(`--- last lines of ${child.name}:\n${child.tail.slice(-15).join('\n')}`);
-    }
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    log('cleaning up: stopping processes, dropping the database and Redis keys…');
-    await cleanup();
-    process.exit(process.exitCode ?? 0);
-  });
+void resources.execute(main, WATCHDOG_MS);

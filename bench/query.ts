@@ -1,27 +1,25 @@
-import Redis from 'ioredis';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Pool, PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SecretBox } from '@solar/domain';
-import { databaseUrl, dropDatabases, TEST_REDIS_URL, withServer } from '@solar/testing';
+import { databaseUrl, TEST_REDIS_URL, withServer } from '@solar/testing';
 import {
-  Child,
   DEPLOYED_NODE_OPTIONS,
   freePort,
   healthy,
   isRunning,
   PhaseUsage,
   startNode,
-  stopChild,
   UsageMeter,
   waitFor,
   waitForQuiet,
 } from './support/processes';
+import { log, RunResources } from './support/run-resources';
 import {
   BENCH_PASSWORD,
   COARSE_STEP_MS,
@@ -143,63 +141,16 @@ for (const phase of options.phases) {
 // ---------------------------------------------------------------------------------------------
 // What the run creates, and its removal
 
-const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const databaseName = options.reuse ?? `solar_bench_query_${stamp}`;
-const redisPrefix = `bench:query:${stamp}:${process.pid}:`;
-const dataDir = mkdtempSync(join(tmpdir(), 'solar-bench-query-'));
-const children: Child[] = [];
-let cleaning: Promise<void> | undefined;
-
-async function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    destroyAgent();
-    await Promise.all(children.map((child) => stopChild(child, 15_000).catch(() => undefined)));
-    if (options.keep) {
-      log(
-        `database ${databaseName} kept: reuse it with --database ${databaseName}, drop it with DROP DATABASE`,
-      );
-    } else {
-      await dropDatabases([databaseName]).catch((error: unknown) =>
-        console.error(`could not drop database ${databaseName}: ${String(error)}`),
-      );
-    }
-    await deleteRedisKeys().catch((error: unknown) =>
-      console.error(`could not delete Redis keys ${redisPrefix}*: ${String(error)}`),
-    );
-    rmSync(dataDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-
-async function deleteRedisKeys(): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 2 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the api and removing what the benchmark created…`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const resources = new RunResources({
+  label: 'query',
+  database: options.reuse,
+  keepDatabase: options.keep,
+  release: destroyAgent,
+});
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const runStarted = performance.now();
-const log = (message: string) =>
-  console.log(
-    `[${new Date().toISOString().slice(11, 19)} +${Math.round((performance.now() - runStarted) / 1000)}s] ${message}`,
-  );
 const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
 const iso = (date: Date) => date.toISOString();
 const MB = (mib: number) => round((mib * 2 ** 20) / 1e6, 1);
@@ -615,7 +566,7 @@ async function exportsPhase(
   const results: ExportResult[] = [];
   for (const format of ['csv', 'xlsx'] as const) {
     const path = `/api/export/${dataset.fineSourceId}/${format === 'csv' ? 'csv' : 'excel'}?startDate=${iso(from)}&endDate=${iso(to)}`;
-    const file = join(dataDir, `export.${format}`);
+    const file = join(resources.dataDir, `export.${format}`);
     const result: ExportResult = {
       format,
       request: `GET ${path}`,
@@ -858,12 +809,6 @@ async function machine(): Promise<Machine> {
 }
 
 async function main(): Promise<void> {
-  const watchdog = setTimeout(() => {
-    console.error(`the benchmark ran over ${WATCHDOG_MS / 60_000} minutes: giving up`);
-    void cleanup().finally(() => process.exit(1));
-  }, WATCHDOG_MS);
-  watchdog.unref();
-
   const host = await machine();
   log(`${host.cpu}, ${host.memory}, Node ${host.node}, ${host.postgresql.split(' on ')[0]}`);
   if (options.build) {
@@ -874,21 +819,21 @@ async function main(): Promise<void> {
   }
 
   const secretsKey = randomBytes(32).toString('hex');
-  const url = databaseUrl(databaseName);
+  const url = databaseUrl(resources.databaseName);
   let dataset: Dataset;
   let load: LoadStats | undefined;
   if (options.reuse) {
     dataset = await findDataset(options.reuse);
-    log(`reusing database ${databaseName}: data ${iso(dataset.start)} … ${iso(dataset.end)}`);
+    log(`reusing database ${resources.databaseName}: data ${iso(dataset.start)} … ${iso(dataset.end)}`);
   } else {
-    log(`database ${databaseName}`);
+    log(`database ${resources.databaseName}`);
     await phase('migrate', async () => {
       execFileSync(process.execPath, [join(options.appRoot, 'dist/libs/database/src/migrate-cli.js')], {
         cwd: options.appRoot,
         env: {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           DATABASE_URL: url,
-          DATA_DIR: dataDir,
+          DATA_DIR: resources.dataDir,
           LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -928,8 +873,8 @@ async function main(): Promise<void> {
     env: {
       DATABASE_URL: url,
       REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
-      DATA_DIR: dataDir,
+      REDIS_KEY_PREFIX: resources.redisPrefix,
+      DATA_DIR: resources.dataDir,
       INTERNAL_API_KEY: randomBytes(32).toString('hex'),
       SESSION_SECRET: randomBytes(32).toString('hex'),
       SECRETS_KEY: secretsKey,
@@ -940,7 +885,7 @@ async function main(): Promise<void> {
       NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
     },
   });
-  children.push(api);
+  resources.children.push(api);
   await phase('api start', () =>
     waitFor(
       async () => isRunning(api) && (await healthy(apiPort)),
@@ -983,7 +928,7 @@ async function main(): Promise<void> {
   const report = {
     machine: host,
     dataset: {
-      database: databaseName,
+      database: resources.databaseName,
       sources:
         `${dataset.ownedSourceIds.length + dataset.otherSourceIds.length} at 5 min over ${round((dataset.end.getTime() - dataset.start.getTime()) / DAY)} days` +
         `${coarseRows ? ` (${coarseRows.toLocaleString('en')} rows)` : ''}, ${dataset.ownedSourceIds.length} owned by one user; ` +
@@ -999,7 +944,7 @@ async function main(): Promise<void> {
   };
   const text = printReport(report);
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  const file = join(__dirname, 'results', `query-${stamp}.json`);
+  const file = join(__dirname, 'results', `query-${resources.stamp}.json`);
   writeFileSync(
     file,
     `${JSON.stringify({ ...report, options: { ...options, phases: [...options.phases], only: options.only && [...options.only] }, apiProblems: Object.fromEntries(api.problems), text }, null, 2)}\n`,
@@ -1007,18 +952,4 @@ async function main(): Promise<void> {
   log(`results written to ${file}`);
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error('benchmark failed:', error);
-    for (const child of children) {
-      if (child.tail.length > 0)
-        console.error(`--- last lines of ${child.name}:\n${child.tail.slice(-15).join('\n')}`);
-    }
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    log('cleaning up…');
-    await cleanup();
-    log(`total ${round((performance.now() - runStarted) / 1000)} s`);
-    process.exit(process.exitCode ?? 0);
-  });
+void resources.execute(main, WATCHDOG_MS);

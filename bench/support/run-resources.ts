@@ -1,0 +1,134 @@
+import Redis from 'ioredis';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dropDatabases, TEST_REDIS_URL } from '@solar/testing';
+import { Child, round, stopChild } from './processes';
+
+const started = performance.now();
+
+/** Whole seconds since the bench started. */
+export function runSeconds(): number {
+  return round((performance.now() - started) / 1000);
+}
+
+/** A progress line: UTC wall-clock time and seconds since the bench started. */
+export function log(message: string): void {
+  console.log(`[${new Date().toISOString().slice(11, 19)} +${runSeconds()}s] ${message}`);
+}
+
+export interface RunResourcesOptions {
+  /** The bench's name in what it creates: `solar_bench_<label>_…`, `bench:<label>:…`. */
+  label: string;
+  /** An existing database to run on instead of a new one (an earlier run's, kept). */
+  database?: string;
+  /** Leave the database in place at the end, and say how to reuse it. */
+  keepDatabase?: boolean;
+  /**
+   * Lets go of what the bench holds itself (worker threads, its own database connections, HTTP
+   * agents), first: before the apps stop and the database is dropped under it.
+   */
+  release?: () => unknown;
+}
+
+/**
+ * What one benchmark run creates (a database, a Redis key prefix, a data directory, the apps it
+ * starts) and their removal, once, on whichever comes first: the end, a failure, the watchdog or
+ * Ctrl-C (SIGINT, SIGTERM).
+ */
+export class RunResources {
+  readonly stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  readonly databaseName: string;
+  readonly redisPrefix: string;
+  readonly dataDir: string;
+  /** The apps the bench started: stopped at cleanup, their last lines printed on failure. */
+  readonly children: Child[] = [];
+  private cleaning: Promise<void> | undefined;
+
+  constructor(private readonly options: RunResourcesOptions) {
+    const { label } = options;
+    this.databaseName = options.database ?? `solar_bench_${label}_${this.stamp}_${process.pid}`;
+    this.redisPrefix = `bench:${label}:${this.stamp}:${process.pid}:`;
+    this.dataDir = mkdtempSync(join(tmpdir(), `solar-bench-${label}-`));
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(signal, () => {
+        if (this.cleaning) return console.error(`${signal}: already cleaning up, please wait`);
+        console.error(`\n${signal}: stopping the apps and removing what the benchmark created…`);
+        void this.cleanup().finally(() => process.exit(130));
+      });
+    }
+  }
+
+  get cleaningUp(): boolean {
+    return this.cleaning !== undefined;
+  }
+
+  /**
+   * Runs the bench's `main`, giving up after `watchdogMs`. On failure prints the error and the
+   * apps' last lines; then, whatever happened, removes what the run created and exits.
+   */
+  async execute(main: () => Promise<void>, watchdogMs: number): Promise<void> {
+    const watchdog = setTimeout(() => {
+      console.error(`the benchmark ran over ${watchdogMs / 60_000} minutes: giving up`);
+      void this.cleanup().finally(() => process.exit(1));
+    }, watchdogMs);
+    watchdog.unref();
+    try {
+      await main();
+    } catch (error) {
+      console.error('benchmark failed:', error);
+      for (const child of this.children) {
+        if (child.tail.length > 0)
+          console.error(`--- last lines of ${child.name}:\n${child.tail.slice(-15).join('\n')}`);
+      }
+      process.exitCode = 1;
+    }
+    const database = this.options.keepDatabase ? '' : 'dropping the database, ';
+    log(`cleaning up: stopping the apps, ${database}deleting the Redis keys and the data directory…`);
+    await this.cleanup();
+    log(`total ${runSeconds()} s`);
+    process.exit(process.exitCode ?? 0);
+  }
+
+  cleanup(): Promise<void> {
+    this.cleaning ??= (async () => {
+      await Promise.resolve()
+        .then(this.options.release)
+        .catch((error: unknown) =>
+          console.error(`could not release the bench's own resources: ${String(error)}`),
+        );
+      await Promise.all(this.children.map((child) => stopChild(child, 15_000).catch(() => undefined)));
+      if (this.options.keepDatabase) {
+        log(
+          `database ${this.databaseName} kept: reuse it with --database ${this.databaseName}, drop it with DROP DATABASE`,
+        );
+      } else {
+        await dropDatabases([this.databaseName]).catch((error: unknown) =>
+          console.error(`could not drop database ${this.databaseName}: ${String(error)}`),
+        );
+      }
+      await this.deleteRedisKeys().catch((error: unknown) =>
+        console.error(`could not delete Redis keys ${this.redisPrefix}*: ${String(error)}`),
+      );
+      rmSync(this.dataDir, { recursive: true, force: true });
+    })();
+    return this.cleaning;
+  }
+
+  private async deleteRedisKeys(): Promise<void> {
+    const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 2 });
+    try {
+      let cursor = '0';
+      let rounds = 0;
+      // Bounded, so that a Redis that keeps answering with a cursor cannot hold the cleanup forever.
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.redisPrefix}*`, 'COUNT', 1000);
+        if (keys.length > 0) await redis.unlink(...keys);
+        cursor = next;
+        rounds += 1;
+      } while (cursor !== '0' && rounds < 100_000);
+    } finally {
+      redis.disconnect();
+    }
+  }
+}
