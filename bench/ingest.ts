@@ -13,7 +13,6 @@ import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
 import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';
 import {
   Child,
-  DEPLOYED_NODE_OPTIONS,
   freePort,
   healthy,
   isRunning,
@@ -859,22 +858,11 @@ async function main(): Promise<void> {
   const [apiPort, ingestorPort, mqttPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const secretsKey = randomBytes(32).toString('hex');
   const env: Record<string, string> = {
-    DATABASE_URL: databaseUrl(resources.databaseName),
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_KEY_PREFIX: resources.redisPrefix,
-    DATA_DIR: resources.dataDir,
-    INTERNAL_API_KEY: randomBytes(32).toString('hex'),
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    SECRETS_KEY: secretsKey,
-    COOKIE_SECURE: 'false',
-    PORT: String(apiPort),
+    ...resources.appEnvironment(apiPort, secretsKey),
     INGESTOR_PORT: String(ingestorPort),
     MQTT_URL: `mqtt://127.0.0.1:${mqttPort}`,
     MQTT_TOPIC_PREFIX: TOPIC_PREFIX,
     EMBEDDED_BROKER: 'true',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-    LOG_LEVEL: 'warn',
-    NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
   };
   log(`database ${resources.databaseName}, Redis prefix ${resources.redisPrefix}`);
   const nodeArgs = (name: string) =>

@@ -7,9 +7,8 @@ import { parseArgs } from 'node:util';
 import { Client, Pool, PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SecretBox } from '@solar/domain';
-import { databaseUrl, TEST_REDIS_URL, withServer } from '@solar/testing';
+import { databaseUrl, withServer } from '@solar/testing';
 import {
-  DEPLOYED_NODE_OPTIONS,
   freePort,
   healthy,
   isRunning,
@@ -870,20 +869,7 @@ async function main(): Promise<void> {
   const apiPort = await freePort();
   const api = startNode('api', ['dist/apps/api/src/main.js'], {
     cwd: options.appRoot,
-    env: {
-      DATABASE_URL: url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: resources.redisPrefix,
-      DATA_DIR: resources.dataDir,
-      INTERNAL_API_KEY: randomBytes(32).toString('hex'),
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      SECRETS_KEY: secretsKey,
-      COOKIE_SECURE: 'false',
-      PORT: String(apiPort),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
-      LOG_LEVEL: 'warn',
-      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
-    },
+    env: resources.appEnvironment(apiPort, secretsKey),
   });
   resources.children.push(api);
   await phase('api start', () =>

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, dropDatabases, TEST_REDIS_URL } from '@solar/testing';
+import { databaseUrl, dropDatabases, TEST_REDIS_URL, waitFor } from '@solar/testing';
 
 /**
  * The operations contract (CONTRACT.md) on the built apps, run as real processes: each creates
@@ -57,18 +57,6 @@ function logged(app: RunningApp, message: string): boolean {
       return false;
     }
   });
-}
-
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function health(port: number): Promise<{ status: number; body: unknown }> {
@@ -134,7 +122,7 @@ describe('the three apps as processes (CONTRACT.md)', () => {
     const apps = (['api', 'ingestor', 'scheduler'] as const).map((name) => startApp(name, env));
     running.push(...apps);
 
-    for (const app of apps) await waitFor(() => logged(app, 'ready'), `${app.name} ready`);
+    for (const app of apps) await waitFor(() => logged(app, 'ready'), `${app.name} ready`, 30_000);
 
     expect(await health(apiPort)).toEqual({
       status: 200,
@@ -184,7 +172,11 @@ describe('the three apps as processes (CONTRACT.md)', () => {
       MQTT_URL: `mqtt://127.0.0.1:${closedPort}`,
     });
     running.push(ingestor);
-    await waitFor(async () => (await health(port).catch(() => undefined)) !== undefined, 'ingestor health');
+    await waitFor(
+      async () => (await health(port).catch(() => undefined)) !== undefined,
+      'ingestor health',
+      30_000,
+    );
     expect(await health(port)).toEqual({
       status: 503,
       body: { status: 'error', checks: { database: 'up', redis: 'up', broker: 'down' } },

@@ -2,8 +2,9 @@ import Redis from 'ioredis';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropDatabases, TEST_REDIS_URL } from '@solar/testing';
-import { Child, round, stopChild } from './processes';
+import { randomBytes } from 'node:crypto';
+import { databaseUrl, dropDatabases, TEST_REDIS_URL } from '@solar/testing';
+import { Child, DEPLOYED_NODE_OPTIONS, round, stopChild } from './processes';
 
 const started = performance.now();
 
@@ -57,6 +58,28 @@ export class RunResources {
         void this.cleanup().finally(() => process.exit(130));
       });
     }
+  }
+
+  /**
+   * The environment every app of the run starts with: the run's database, Redis prefix and data
+   * directory, fresh secrets (`secretsKey` as given: the bench seals credentials with it too),
+   * the api on `apiPort`, warnings only, and the V8 options the apps are deployed with.
+   */
+  appEnvironment(apiPort: number, secretsKey: string): Record<string, string> {
+    return {
+      DATABASE_URL: databaseUrl(this.databaseName),
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: this.redisPrefix,
+      DATA_DIR: this.dataDir,
+      INTERNAL_API_KEY: randomBytes(32).toString('hex'),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      SECRETS_KEY: secretsKey,
+      COOKIE_SECURE: 'false',
+      PORT: String(apiPort),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+      LOG_LEVEL: 'warn',
+      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+    };
   }
 
   get cleaningUp(): boolean {

@@ -11,7 +11,7 @@ import { createSessionMiddleware } from '@solar/auth';
 import { configureHttpApp } from '@solar/platform';
 import { REDIS } from '@solar/redis';
 import { EXPORT_FIELDS, EXPORT_ROW_LIMIT, NUMERIC_FIELDS } from '@solar/telemetry';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, FakeClock, TestEnvironment, waitFor } from '@solar/testing';
 import { ApiModule } from '../src/api.module';
 import { Http, signUp, startApi } from './support/api-harness';
 
@@ -478,7 +478,7 @@ describe('export (SPEC.md §4.10, §8)', () => {
       const pool = (
         app.get(DataSource).driver as unknown as { master: { totalCount: number; idleCount: number } }
       ).master;
-      await waitFor(() => pool.totalCount === pool.idleCount);
+      await waitFor(() => pool.totalCount === pool.idleCount, 'every connection back in the pool');
       // A connection dropped with its transaction open ends asynchronously on the server: give it
       // a few seconds, and fail if it stays.
       let open = -1;
@@ -587,11 +587,3 @@ describe('export (SPEC.md §4.10, §8)', () => {
     });
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

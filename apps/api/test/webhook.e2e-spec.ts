@@ -38,10 +38,13 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     await env.teardown();
   });
 
-  async function createWebhookSource(body: object = {}): Promise<{ id: string; secret: string }> {
+  async function createWebhookSource(
+    body: object = {},
+    ownerCookie = cookie,
+  ): Promise<{ id: string; secret: string }> {
     const created = await http
       .post('/api/sunsources')
-      .set('Cookie', cookie)
+      .set('Cookie', ownerCookie)
       .send({ name: 'Webhook', connectionType: 'Webhook', ...body })
       .expect(201);
     return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
@@ -269,14 +272,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
       const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');
       const owner = await signUp(http, env.mail);
       const sources: Array<{ id: string; secret: string }> = [];
-      for (let i = 0; i < 3; i++) {
-        const created = await http
-          .post('/api/sunsources')
-          .set('Cookie', owner.cookie)
-          .send({ name: `W${i}`, connectionType: 'Webhook' })
-          .expect(201);
-        sources.push({ id: created.body.id, secret: created.body.connectionDetails.webhookSecret });
-      }
+      for (let i = 0; i < 3; i++) sources.push(await createWebhookSource({ name: `W${i}` }, owner.cookie));
       for (const target of [http, secondHttp]) {
         for (const { id, secret } of sources) {
           await postTo(target, id, {

@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { AppConfig } from '@solar/config';
 import { ingestorCredentials } from '@solar/domain';
-import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment, waitFor } from '@solar/testing';
 import { createApiApp } from '../../api/src/create-api-app';
 import { Http, logIn, signUp } from '../../api/test/support/api-harness';
 import { BrokerAccessClient } from '../src/broker/broker-access.client';
@@ -38,18 +38,6 @@ function freePort(): Promise<number> {
     });
     server.on('error', reject);
   });
-}
-
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const closed = (client: MqttClient) => new Promise<void>((resolve) => client.once('close', () => resolve()));
@@ -96,10 +84,13 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
     await env?.teardown();
   });
 
-  async function createSource(connectionType: 'MQTT' | 'Webhook' = 'MQTT'): Promise<Source> {
+  async function createSource(
+    connectionType: 'MQTT' | 'Webhook' = 'MQTT',
+    ownerCookie = cookie,
+  ): Promise<Source> {
     const response = await http
       .post('/api/sunsources')
-      .set('Cookie', cookie)
+      .set('Cookie', ownerCookie)
       .send({ name: `${connectionType} source`, connectionType })
       .expect(201);
     const details = response.body.connectionDetails as Record<string, string | null>;
@@ -236,18 +227,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
 
   it("drops the live devices of an account's sources when an administrator deletes the account", async () => {
     const owner = await signUp(http, env.mail);
-    const created = await http
-      .post('/api/sunsources')
-      .set('Cookie', owner.cookie)
-      .send({ name: 'Doomed', connectionType: 'MQTT' })
-      .expect(201);
-    const details = created.body.connectionDetails as Record<string, string>;
-    const source = {
-      id: created.body.id,
-      topic: details.mqttTopic,
-      clientId: details.mqttClientId,
-      key: details.mqttApiKey,
-    };
+    const source = await createSource('MQTT', owner.cookie);
     const device = await connectDevice(source);
     const dropped = closed(device);
     const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');

@@ -6,3 +6,4 @@ export * from './test-databases';
 export * from './test-environment';
 export * from './test-redis';
 export * from './fake-open-meteo';
+export * from './wait-for';

@@ -27,7 +27,6 @@ import { SunSourcesService } from './sun-sources.service';
     KwhPriceRepository,
     SourceCredentials,
     SunSourcesService,
-    DeviceDisconnector,
     DeviceCredentialsCache,
   ],
 })

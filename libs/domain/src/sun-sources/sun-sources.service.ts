@@ -138,6 +138,14 @@ export class SunSourcesService {
   /** Its credentials die with it: live devices are dropped and cannot reconnect. */
   async delete(ownerId: string, id: string): Promise<void> {
     if (!(await this.sources.delete(ownerId, id))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    await this.revokeDevices(id);
+  }
+
+  /**
+   * After the source's credentials changed or it is gone: every process forgets what it
+   * remembered of them, and its devices' live connections are dropped.
+   */
+  async revokeDevices(id: string): Promise<void> {
     await this.deviceCredentials.forget(id);
     await this.devices.disconnect(id);
   }
@@ -165,8 +173,7 @@ export class SunSourcesService {
     this.assertConnection(source, 'MQTT');
     const key = generateMqttApiKey();
     await this.sources.update(ownerId, id, { mqttApiKeyEncrypted: this.credentials.sealMqttApiKey(id, key) });
-    await this.deviceCredentials.forget(id);
-    await this.devices.disconnect(id);
+    await this.revokeDevices(id);
     return key;
   }
 

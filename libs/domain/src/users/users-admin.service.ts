@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../common/domain-error';
-import { DeviceCredentialsCache } from '../devices/device-credentials-cache';
-import { DeviceDisconnector } from '../devices/device-disconnector';
 import { ImageStore } from '../images/image-store';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
+import { SunSourcesService } from '../sun-sources/sun-sources.service';
 import { PasswordHasher } from './password-hasher';
 import { SystemStats, SystemStatsRepository } from './system-stats.repository';
 import { ALL_ROLES, Role } from './role';
@@ -36,8 +35,7 @@ export class UsersAdminService {
     private readonly systemStats: SystemStatsRepository,
     private readonly images: ImageStore,
     private readonly sources: SunSourceRepository,
-    private readonly deviceCredentials: DeviceCredentialsCache,
-    private readonly devices: DeviceDisconnector,
+    private readonly sunSources: SunSourcesService,
   ) {}
 
   /** `page` starts at 1; `pageSize` is clamped to 1..100. */
@@ -81,10 +79,7 @@ export class UsersAdminService {
     const sourceIds = await this.sources.idsOwnedBy(target.id);
     await this.users.delete(target.id);
     await this.images.deleteAllOf(target.id);
-    for (const id of sourceIds) {
-      await this.deviceCredentials.forget(id);
-      await this.devices.disconnect(id);
-    }
+    for (const id of sourceIds) await this.sunSources.revokeDevices(id);
   }
 
   stats(): Promise<SystemStats> {
