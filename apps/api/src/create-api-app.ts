@@ -9,6 +9,7 @@ import { ApiModule, ApiModuleOptions } from './api.module';
 import { setupOpenApi } from './openapi';
 import { serveUploads } from './upload/serve-uploads';
 import { WEBHOOK_PATH, webhookBodyHandlers } from './webhook/webhook-body';
+import { answerWebhookDevicesFirst } from './webhook/webhook-device-route';
 
 /** Devices, the broker and health probes: never a session, and no work spent looking for one. */
 const SESSIONLESS_PATHS = [WEBHOOK_PATH, '/api/internal', '/api/health'];
@@ -22,8 +23,8 @@ export async function createApiApp(
     bodyParser: false,
     bufferLogs: true,
   });
-  app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
+  app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   serveUploads(app, config);
   app.use(
     createSessionMiddleware(config, app.get<Redis>(REDIS), {
@@ -31,6 +32,7 @@ export async function createApiApp(
     }),
   );
   setupOpenApi(app);
+  answerWebhookDevicesFirst(app, config);
   await app.init();
   app.flushLogs();
   return app;

@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import request from 'supertest';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
@@ -451,6 +453,124 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     }
     expect(statuses).toEqual([200, 503, 200]);
     expect((await rows(sources[0].id)).length + (await rows(sources[2].id)).length).toBe(2);
+  });
+
+  describe('devices take a route ahead of Express; the controller answers the rest alike', () => {
+    // A browser's request carries Origin (CORS must answer it), so it takes the middleware chain.
+    const BROWSER = 'https://elsewhere.example';
+    /** Headers whose value is per response, or which only CORS sets. */
+    const VARYING = new Set(['date', 'x-request-id', 'content-length', 'connection', 'keep-alive']);
+    const shape = (response: request.Response) => ({
+      status: response.status,
+      body: response.body as unknown,
+      headers: Object.fromEntries(
+        Object.entries(response.headers).filter(
+          ([name]) => !VARYING.has(name) && !name.startsWith('access-control-'),
+        ),
+      ),
+    });
+
+    type Send = (test: request.Test, own: { id: string; secret: string }, at: string) => request.Test;
+    const cases: Array<[string, Send, number, string?]> = [
+      ['stored', (test, own, at) => test.send({ key: own.secret, timestamp: at, solarPower: 1 }), 200],
+      [
+        'throttled',
+        (test, own, at) => test.send({ key: own.secret, timestamp: at, solarPower: 2 }),
+        200,
+        '+1s',
+      ],
+      [
+        'duplicate',
+        (test, own, at) => test.send({ key: own.secret, timestamp: at, solarPower: 1 }),
+        409,
+        'same',
+      ],
+      [
+        'a wrong key',
+        (test, own, at) => test.send({ key: `${own.secret}x`, timestamp: at, solarPower: 1 }),
+        400,
+      ],
+      ['malformed JSON', (test) => test.set('Content-Type', 'application/json').send('{"key": '), 400],
+      ['no body', (test) => test, 400],
+      ['over 64 KB', (test) => test.set('Content-Type', 'text/plain').send('x'.repeat(64 * 1024 + 1)), 413],
+      [
+        'a gzip body',
+        (test, own, at) =>
+          test
+            .set('Content-Type', 'application/json')
+            .set('Content-Encoding', 'gzip')
+            .serialize((body: unknown) => body as string)
+            .send(gzipSync(JSON.stringify({ key: own.secret, timestamp: at, solarPower: 3 }))),
+        200,
+        '+20s',
+      ],
+    ];
+
+    it('answers every case with the same status, body and headers either way', async () => {
+      // Express's entry point: what reaches it took the chain.
+      const express = app.getHttpAdapter().getInstance() as {
+        handle: (request: { originalUrl: string }) => void;
+      };
+      const chain = jest.spyOn(express, 'handle');
+      const chainCalls: Record<string, number> = {};
+      try {
+        const base = nextTime().getTime();
+        const answers = { device: [] as unknown[], browser: [] as unknown[] };
+        for (const [label, origin] of [
+          ['device', undefined],
+          ['browser', BROWSER],
+        ] as const) {
+          const own = await createWebhookSource();
+          for (const [, send, , offset] of cases) {
+            const at = new Date(
+              base + (offset === '+1s' ? 1_000 : offset === '+20s' ? 20_000 : 0),
+            ).toISOString();
+            let test = http.post(`/api/webhook/sunsource/${own.id}`);
+            if (origin) test = test.set('Origin', origin);
+            answers[label].push(shape(await send(test, own, at)));
+          }
+          chainCalls[label] = chain.mock.calls.filter(([request]) =>
+            request.originalUrl.startsWith('/api/webhook/'),
+          ).length;
+          chain.mockClear();
+          expect(await rows(own.id)).toHaveLength(2);
+        }
+        expect(answers.device.map((answer) => (answer as { status: number }).status)).toEqual(
+          cases.map(([, , status]) => status),
+        );
+        expect(answers.browser).toEqual(answers.device);
+        expect(chainCalls).toEqual({ device: 0, browser: cases.length });
+      } finally {
+        chain.mockRestore();
+      }
+    });
+
+    it('sends the security headers and echoes a sane X-Request-Id', async () => {
+      const own = await createWebhookSource();
+      const response = await http
+        .post(`/api/webhook/sunsource/${own.id}`)
+        .set('X-Request-Id', 'device-42.batch:7')
+        .send({ key: own.secret, timestamp: nextTime().toISOString(), solarPower: 1 })
+        .expect(200);
+      expect(response.headers['x-request-id']).toBe('device-42.batch:7');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      const generated = await post(own.id, { key: own.secret, solarPower: 1 });
+      expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('leaves other methods, query strings and longer paths to the chain', async () => {
+      const own = await createWebhookSource();
+      const withQuery = await http
+        .post(`/api/webhook/sunsource/${own.id}?via=query`)
+        .send({ key: own.secret, timestamp: nextTime().toISOString(), solarPower: 1 })
+        .expect(200);
+      expect(withQuery.body).toEqual(ACCEPTED);
+      await http.get(`/api/webhook/sunsource/${own.id}`).expect(404);
+      await http.post(`/api/webhook/sunsource/${own.id}/more`).send({ key: own.secret }).expect(404);
+      expect(await rows(own.id)).toHaveLength(1);
+    });
   });
 
   it('counts stored telemetry in the administrator’s statistics', async () => {

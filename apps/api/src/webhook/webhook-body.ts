@@ -10,10 +10,14 @@ export const WEBHOOK_BODY_LIMIT = 64 * 1024;
  * The webhook reads its body raw, whatever the content type devices send: the HMAC signature is
  * computed over the exact bytes, and JSON is parsed afterwards. Over 64 KB: 413.
  */
+export function webhookBodyParser(): RequestHandler {
+  return express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
+}
+
+/** The body parser for requests that take the middleware chain, its errors answered at once. */
 export function webhookBodyHandlers(): Array<RequestHandler | ErrorRequestHandler> {
   const logger = new Logger('WebhookBody');
-  const raw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
   const errors: ErrorRequestHandler = (error, request, response, _next) =>
     sendError(error, request, response, logger);
-  return [raw, errors];
+  return [webhookBodyParser(), errors];
 }

@@ -7,22 +7,14 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiPayloadTooLargeResponse,
-  ApiProperty,
-  ApiPropertyOptional,
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '@solar/auth';
-import { BadRequestError, Clock, ConflictError, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
+import { Clock, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
 import { WebhookIngestion } from '@solar/telemetry';
-
-export class WebhookAcceptedDto {
-  @ApiProperty({ example: 'Data accepted' }) message!: string;
-  @ApiProperty({ description: 'false when throttled (one stored message per source per 10 s)' })
-  stored!: boolean;
-  @ApiPropertyOptional({ enum: ['throttled'] }) reason?: 'throttled';
-}
+import { WebhookAcceptedDto, webhookReply } from './webhook-reply';
 
 const sourceIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError(SUN_SOURCE_NOT_FOUND) });
 
@@ -59,16 +51,6 @@ export class WebhookController {
     @Headers('x-webhook-secret') signature: string | undefined,
   ): Promise<WebhookAcceptedDto> {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const outcome = await this.webhook.receive(sunSourceId, body, signature, this.clock.now());
-    switch (outcome.status) {
-      case 'stored':
-        return { message: 'Data accepted', stored: true };
-      case 'throttled':
-        return { message: 'Data accepted', stored: false, reason: 'throttled' };
-      case 'duplicate':
-        throw new ConflictError('Duplicate message');
-      case 'rejected':
-        throw new BadRequestError(outcome.message);
-    }
+    return webhookReply(await this.webhook.receive(sunSourceId, body, signature, this.clock.now()));
   }
 }

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
@@ -25,12 +26,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   express.disable('x-powered-by');
   // Express would hash every JSON body for an ETag no client of this API revalidates with.
   express.set('etag', false);
-  // Plain-HTTP local use (no TLS proxy) must not have the browser upgrade the docs' assets to https.
-  express.use(
-    helmet({
-      contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },
-    }),
-  );
+  express.use(securityHeaders(config));
   express.enableCors({
     origin: config.corsOrigins,
     credentials: true,
@@ -40,4 +36,27 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
     express.use(handler);
   express.useGlobalPipes(createValidationPipe());
   express.useGlobalFilters(new ApiExceptionFilter());
+}
+
+/** helmet's headers, as every response of the project carries them. */
+export function securityHeaders(config: AppConfig): RequestHandler {
+  // Plain-HTTP local use (no TLS proxy) must not have the browser upgrade the docs' assets to https.
+  return helmet({
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },
+  });
+}
+
+/**
+ * The headers `securityHeaders` sets, as a flat `[name, value, …]` list for `writeHead`. They
+ * depend on the configuration only, so a route answering outside the middleware chain sends
+ * the same ones without running helmet on every request.
+ */
+export function securityHeaderList(config: AppConfig): string[] {
+  const headers: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.push(name, String(value)),
+    removeHeader: () => undefined,
+  };
+  securityHeaders(config)({} as Request, recorder as unknown as Response, () => undefined);
+  return headers;
 }

@@ -6,6 +6,17 @@ import { AppConfig } from '@solar/config';
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
 
+/** The caller's `X-Request-Id` when it is sane, a new UUID otherwise. */
+export function requestIdOf(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** A request's log line: info when it went well, warn for the caller's mistakes, error for ours. */
+export function logLevelForStatus(statusCode: number, error?: unknown): 'info' | 'warn' | 'error' {
+  return error || statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info';
+}
+
 /** Never written to a log, whatever level: credentials travel in these. */
 export const REDACTED_PATHS = [
   'req.headers.cookie',
@@ -31,13 +42,11 @@ export class LoggingModule {
             base: { app },
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             genReqId: (request: IncomingMessage, response: ServerResponse) => {
-              const incoming = request.headers['x-request-id'];
-              const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+              const id = requestIdOf(request);
               response.setHeader('X-Request-Id', id);
               return id;
             },
-            customLogLevel: (_request, response, error) =>
-              error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+            customLogLevel: (_request, response, error) => logLevelForStatus(response.statusCode, error),
             autoLogging: { ignore: (request) => request.url === '/api/health' },
             serializers: {
               req: (request: { id: string; method: string; url: string }) => ({
