@@ -61,7 +61,7 @@ const { values: flags } = parseArgs({
     'webhook-sources': { type: 'string', default: '2000' },
     'webhook-rate-connections': { type: 'string', default: '64' },
     'rate-generator': { type: 'string', default: 'paced' },
-    'webhook-max-connections': { type: 'string', default: '100' },
+    'webhook-max-connections': { type: 'string', default: '256' },
     'resend-share': { type: 'string', default: '0.02' },
     'probe-share': { type: 'string', default: '0.02' },
     phases: { type: 'string', default: 'mqtt,webhook,ceiling' },
@@ -90,7 +90,8 @@ if (flags.help) {
   --rate-generator G            fixed-rate runs: paced (open loop, evenly spaced, latency from the
                                 instant each request was due) or autocannon (its overallRate:
                                 per-connection quotas sent back to back each second) (paced)
-  --webhook-max-connections N   connections of the maximum-throughput run (100)
+  --webhook-max-connections N   connections of the maximum-throughput run (256): a closed loop
+                                sends at most connections / latency, so too few measure latency
   --resend-share F              share of messages sent twice (0.02)
   --probe-share F               share of messages followed by one 1 s later (0.02)
   --phases LIST                 any of mqtt,webhook,ceiling (all)
