@@ -82,6 +82,7 @@ const { values: flags } = parseArgs({
     keep: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     'app-root': { type: 'string' },
+    profile: { type: 'string' },
     'quiet-wait': { type: 'string', default: '30' },
     help: { type: 'boolean', default: false },
   },
@@ -103,6 +104,7 @@ if (flags.help) {
   --keep                keep the database (prints its name; reuse it with --database)
   --no-build            use dist/ as it is
   --app-root DIR        run the api from DIR/dist (a patched copy, to measure a change; implies --no-build)
+  --profile DIR         write a V8 CPU profile of the api to DIR
   --quiet-wait S        before measuring, wait up to S seconds for the machine to be idle (30)`);
   process.exit(0);
 }
@@ -130,6 +132,7 @@ const options = {
   keep: flags.keep || flags.database !== undefined,
   build: !flags['no-build'] && !flags['app-root'],
   appRoot: flags['app-root'] ?? root,
+  profileDir: flags.profile,
   quietWaitSeconds: Number(flags['quiet-wait']) || 0,
 };
 if (options.owned > options.sources) throw new Error('--owned must not exceed --sources');
@@ -867,7 +870,14 @@ async function main(): Promise<void> {
   }
 
   const apiPort = await freePort();
-  const api = startNode('api', ['dist/apps/api/src/main.js'], {
+  const profile = options.profileDir
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${options.profileDir}`,
+        `--cpu-prof-name=api-${resources.stamp}.cpuprofile`,
+      ]
+    : [];
+  const api = startNode('api', [...profile, 'dist/apps/api/src/main.js'], {
     cwd: options.appRoot,
     env: resources.appEnvironment(apiPort, secretsKey),
   });

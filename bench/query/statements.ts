@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { SqlRunner } from '../../libs/database/src/prepared-queries';
 import type {
   TelemetryQueryRepository,
   TimeRange,
@@ -28,14 +29,19 @@ export class CapturedStatements {
   constructor(appRoot: string) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const module = require(join(appRoot, QUERY_REPOSITORY)) as {
-      TelemetryQueryRepository: new (dataSource: DataSource) => TelemetryQueryRepository;
+      TelemetryQueryRepository: new (dataSource: DataSource, reads: SqlRunner) => TelemetryQueryRepository;
     };
-    this.repository = new module.TelemetryQueryRepository({
+    const recorder = {
       query: (sql: string, params: unknown[] = []) => {
         this.captured.push({ sql, params });
         return Promise.resolve([]);
       },
-    } as unknown as DataSource);
+    };
+    // Both ways the repository reaches PostgreSQL: its DataSource and its prepared reads.
+    this.repository = new module.TelemetryQueryRepository(
+      recorder as unknown as DataSource,
+      recorder as SqlRunner,
+    );
   }
 
   private async capture(

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { createSessionMiddleware } from '@solar/auth';
 import { AppConfig } from '@solar/config';
+import { Clock } from '@solar/domain';
 import { configureHttpApp } from '@solar/platform';
 import { REDIS } from '@solar/redis';
 import { ApiModule, ApiModuleOptions } from './api.module';
@@ -26,9 +27,11 @@ export async function createApiApp(
   configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
   app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   serveUploads(app, config);
+  const clock = app.get(Clock);
   app.use(
     createSessionMiddleware(config, app.get<Redis>(REDIS), {
       sessionlessPaths: SESSIONLESS_PATHS,
+      now: () => clock.now().getTime(),
     }),
   );
   setupOpenApi(app);

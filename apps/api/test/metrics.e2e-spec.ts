@@ -485,6 +485,21 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
       expect((await get(`/api/sunsourcedata/count/${source.id}`).expect(200)).body).toEqual({ count: 4 });
     });
 
+    it('another user gets 404 even when the request is also wrong in itself', async () => {
+      const wrong = [
+        `/api/sunsourcemetrics/${source.id}/history?startTime=2026-06-02T00:00:00Z&endTime=2026-06-01T00:00:00Z`,
+        `/api/sunsourcemetrics/${source.id}/aggregated?startTime=2026-06-02T00:00:00Z&endTime=2026-06-01T00:00:00Z`,
+        `/api/sunsourcemetrics/${source.id}/daily-summary?startTime=2025-01-01T00:00:00Z&endTime=2026-06-01T00:00:00Z`,
+        `/api/sunsourcedata/report/${source.id}?period=custom`,
+      ];
+      for (const path of wrong) {
+        const owner = await get(path);
+        expect([path, owner.status]).toEqual([path, 400]);
+        const response = await http.get(path).set('Cookie', stranger.cookie);
+        expect([path, response.status, response.body]).toEqual([path, 404, NOT_FOUND]);
+      }
+    });
+
     it('no session is 401; an id that is not a UUID is 400', async () => {
       for (const [method, path] of routes(source.id)) await call(method, path).expect(401);
       await get('/api/sunsourcemetrics/faults', '').expect(401);

@@ -1,9 +1,50 @@
 import RedisStore from 'connect-redis';
-import session from 'express-session';
+import session, { SessionData } from 'express-session';
 import type { RequestHandler } from 'express';
 import Redis from 'ioredis';
 import { AppConfig } from '@solar/config';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from './session.constants';
+
+/** How often a session's sliding expiry is renewed in Redis, at most, per api process. */
+export const SESSION_RENEWAL_INTERVAL_MS = 60_000;
+/** Sessions remembered as recently renewed; past this, the stale ones are forgotten. */
+const MAX_RENEWALS_REMEMBERED = 10_000;
+
+/**
+ * express-session renews the expiry of every session it reads (EXPIRE), and holds the answer's
+ * last byte until Redis has replied: a round trip on every authenticated request. Renewing a
+ * 7-day expiry once a minute keeps it sliding just the same.
+ */
+export class SlidingRedisStore extends RedisStore {
+  private readonly renewedAt = new Map<string, number>();
+
+  constructor(
+    options: ConstructorParameters<typeof RedisStore>[0],
+    private readonly now: () => number,
+  ) {
+    super(options);
+  }
+
+  override async touch(sid: string, data: SessionData, done?: (error?: unknown) => void): Promise<void> {
+    const now = this.now();
+    if (now - (this.renewedAt.get(sid) ?? -Infinity) < SESSION_RENEWAL_INTERVAL_MS) return done?.();
+    if (this.renewedAt.size >= MAX_RENEWALS_REMEMBERED)
+      this.forgetRenewalsBefore(now - SESSION_RENEWAL_INTERVAL_MS);
+    this.renewedAt.set(sid, now);
+    return super.touch(sid, data, done);
+  }
+
+  override async destroy(sid: string, done?: (error?: unknown) => void): Promise<void> {
+    this.renewedAt.delete(sid);
+    return super.destroy(sid, done);
+  }
+
+  private forgetRenewalsBefore(instant: number): void {
+    for (const [sid, at] of this.renewedAt) if (at < instant) this.renewedAt.delete(sid);
+    // All renewed within the interval: forgetting them costs one early EXPIRE each.
+    if (this.renewedAt.size >= MAX_RENEWALS_REMEMBERED) this.renewedAt.clear();
+  }
+}
 
 /**
  * Server-side sessions in Redis with a 7-day sliding expiry. The cookie is a browser-session
@@ -13,12 +54,15 @@ import { SESSION_COOKIE, SESSION_TTL_SECONDS } from './session.constants';
 export function createSessionMiddleware(
   config: AppConfig,
   redis: Redis,
-  options: { sessionlessPaths?: string[] } = {},
+  options: { sessionlessPaths?: string[]; now?: () => number } = {},
 ): RequestHandler {
   const middleware = session({
     name: SESSION_COOKIE,
     secret: config.sessionSecret,
-    store: new RedisStore({ client: redis, prefix: 'session:', ttl: SESSION_TTL_SECONDS }),
+    store: new SlidingRedisStore(
+      { client: redis, prefix: 'session:', ttl: SESSION_TTL_SECONDS },
+      options.now ?? Date.now,
+    ),
     resave: false,
     saveUninitialized: false,
     rolling: true,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@solar/config';
 import { dataSourceOptions } from './data-source-options';
 import { ensureDatabase } from './ensure-database';
+import { PreparedQueries } from './prepared-queries';
 import { runMigrations } from './run-migrations';
 
 /**
@@ -15,6 +16,9 @@ export class DatabaseModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
+      providers: [PreparedQueries],
+      exports: [PreparedQueries],
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({ ...dataSourceOptions(config.databaseUrl), autoLoadEntities: true }),

@@ -2,4 +2,5 @@ export * from './data-source-options';
 export * from './database.module';
 export * from './ensure-database';
 export * from './migrate';
+export * from './prepared-queries';
 export * from './run-migrations';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { PreparedQueries } from '@solar/database';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { SunSourceEntity } from './sun-source.entity';
 
@@ -20,6 +21,7 @@ export class SunSourceRepository {
   constructor(
     @InjectRepository(SunSourceEntity) private readonly sources: Repository<SunSourceEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly prepared: PreparedQueries,
   ) {}
 
   findOwned(ownerId: string, id: string): Promise<SunSourceEntity | null> {
@@ -51,10 +53,10 @@ export class SunSourceRepository {
 
   /** The ownership check in front of every telemetry read. */
   async isOwnedBy(ownerId: string, id: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM sun_sources WHERE id = $1 AND user_id = $2`,
-      [id, ownerId],
-    );
+    const rows = await this.prepared.query(`SELECT 1 FROM sun_sources WHERE id = $1 AND user_id = $2`, [
+      id,
+      ownerId,
+    ]);
     return rows.length > 0;
   }
 

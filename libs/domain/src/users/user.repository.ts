@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { PreparedQueries } from '@solar/database';
 import { Role } from './role';
 import { UserEntity } from './user.entity';
 import { UserInfo } from './user-info';
@@ -34,15 +35,19 @@ export class EmailTakenError extends Error {}
 /** The only place that reads or writes the `users` table. */
 @Injectable()
 export class UserRepository {
-  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly prepared: PreparedQueries,
+  ) {}
 
   findById(id: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ id });
   }
 
   /** The session's account as every authenticated request needs it: plain SQL, no entity. */
+  /** Every authenticated request asks: a prepared statement. */
   async findUserInfo(id: string): Promise<UserInfo | null> {
-    const rows: UserInfo[] = await this.users.query(
+    const rows = await this.prepared.query<UserInfo>(
       `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles FROM users WHERE id = $1`,
       [id],
     );

@@ -15,6 +15,14 @@ import { buildReport, ReportHour, TelemetryReport, toReportHour } from './teleme
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+/** Runs `check` and `then` at once; settles as `await check` followed by `await then()` would. */
+async function inOrder<C, T>(check: Promise<C>, then: () => Promise<T>): Promise<[C, T]> {
+  const [checked, answered] = await Promise.allSettled([check, Promise.resolve().then(then)]);
+  if (checked.status === 'rejected') throw checked.reason;
+  if (answered.status === 'rejected') throw answered.reason;
+  return [checked.value, answered.value];
+}
+
 /** SPEC.md §8 and §4.3. */
 export const QueryLimits = {
   aggregatedRangeDays: 90,
@@ -58,8 +66,7 @@ export class TelemetryQueries {
   ) {}
 
   async latest(ownerId: string, sunSourceId: string): Promise<SunSourceMetrics> {
-    await this.assertOwned(ownerId, sunSourceId);
-    return this.latestOf(sunSourceId);
+    return this.whenOwned(ownerId, sunSourceId, () => this.latestOf(sunSourceId));
   }
 
   /** Newest first; the window defaults to the last 24 hours. */
@@ -69,8 +76,7 @@ export class TelemetryQueries {
     requested: RequestedRange,
     limit: number,
   ): Promise<SunSourceMetrics[]> {
-    await this.assertOwned(ownerId, sunSourceId);
-    return this.historyOf(sunSourceId, requested, limit);
+    return this.whenOwned(ownerId, sunSourceId, () => this.historyOf(sunSourceId, requested, limit));
   }
 
   /** For a caller who may see this source without owning it (public sharing checked it). */
@@ -92,12 +98,13 @@ export class TelemetryQueries {
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
   async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<ReportHour[]> {
-    await this.assertOwned(ownerId, sunSourceId);
-    const range = this.range(requested, 7 * DAY);
-    const longest = QueryLimits.aggregatedRangeDays * DAY;
-    if (range.end.getTime() - range.start.getTime() > longest)
-      range.start = new Date(range.end.getTime() - longest);
-    return (await this.telemetry.hourly(sunSourceId, range)).map(toReportHour);
+    return this.whenOwned(ownerId, sunSourceId, async () => {
+      const range = this.range(requested, 7 * DAY);
+      const longest = QueryLimits.aggregatedRangeDays * DAY;
+      if (range.end.getTime() - range.start.getTime() > longest)
+        range.start = new Date(range.end.getTime() - longest);
+      return (await this.telemetry.hourly(sunSourceId, range)).map(toReportHour);
+    });
   }
 
   /** UTC days, or ISO weeks when the range exceeds 60 days; at most 400 days. */
@@ -106,12 +113,14 @@ export class TelemetryQueries {
     sunSourceId: string,
     requested: RequestedRange,
   ): Promise<DailySummary[]> {
-    await this.assertOwned(ownerId, sunSourceId);
-    const range = this.range(requested, 7 * DAY);
-    const length = range.end.getTime() - range.start.getTime();
-    if (length > QueryLimits.dailySummaryRangeDays * DAY) throw new BadRequestError('Range exceeds 400 days');
-    const days = await this.telemetry.daily(sunSourceId, range);
-    return length > QueryLimits.weeklyAboveDays * DAY ? weeklySummaries(days) : days.map(toDailySummary);
+    return this.whenOwned(ownerId, sunSourceId, async () => {
+      const range = this.range(requested, 7 * DAY);
+      const length = range.end.getTime() - range.start.getTime();
+      if (length > QueryLimits.dailySummaryRangeDays * DAY)
+        throw new BadRequestError('Range exceeds 400 days');
+      const days = await this.telemetry.daily(sunSourceId, range);
+      return length > QueryLimits.weeklyAboveDays * DAY ? weeklySummaries(days) : days.map(toDailySummary);
+    });
   }
 
   /** The latest point of each of the caller's sources that reports fault or warning codes. */
@@ -134,14 +143,17 @@ export class TelemetryQueries {
     period: ReportPeriod,
     custom: RequestedRange,
   ): Promise<TelemetryReport> {
-    const source = await this.ownedSource(ownerId, sunSourceId);
-    const range = this.reportRange(period, custom);
-    const [totals, days, hours, modes] = await Promise.all([
-      this.telemetry.summary(sunSourceId, range),
-      this.telemetry.daily(sunSourceId, range),
-      this.telemetry.hourly(sunSourceId, range),
-      this.telemetry.operatingModes(sunSourceId, range),
-    ]);
+    const ownedSource = this.ownedSource(ownerId, sunSourceId);
+    const [source, { range, totals, days, hours, modes }] = await inOrder(ownedSource, async () => {
+      const range = this.reportRange(period, custom);
+      const [totals, days, hours, modes] = await Promise.all([
+        this.telemetry.summary(sunSourceId, range),
+        this.telemetry.daily(sunSourceId, range),
+        this.telemetry.hourly(sunSourceId, range),
+        this.telemetry.operatingModes(sunSourceId, range),
+      ]);
+      return { range, totals, days, hours, modes };
+    });
     return buildReport({
       source: { name: source.name, iconUrl: source.iconUrl },
       period,
@@ -194,6 +206,16 @@ export class TelemetryQueries {
   async cleanup(ownerId: string, sunSourceId: string): Promise<number> {
     await this.assertOwned(ownerId, sunSourceId);
     return this.telemetry.deleteAll(sunSourceId);
+  }
+
+  /**
+   * `read`'s answer once the ownership check has passed. Both run at once, since the check is a
+   * round trip of its own; the check's verdict still comes first (another user's source is 404
+   * whatever else is wrong with the request), and a read of it is thrown away unseen.
+   */
+  private async whenOwned<T>(ownerId: string, sunSourceId: string, read: () => Promise<T>): Promise<T> {
+    const [, answer] = await inOrder(this.assertOwned(ownerId, sunSourceId), read);
+    return answer;
   }
 
   async ownedSource(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PreparedQueries, SqlRunner } from '@solar/database';
 import {
   AveragedColumn,
   countColumn,
@@ -118,10 +119,14 @@ const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
  */
 @Injectable()
 export class TelemetryQueryRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    /** The reads an owner's dashboard makes over and over. */
+    @Inject(PreparedQueries) private readonly reads: SqlRunner,
+  ) {}
 
   async latest(sunSourceId: string): Promise<SunSourceMetrics | undefined> {
-    const rows: SunSourceMetrics[] = await this.dataSource.query(
+    const rows: SunSourceMetrics[] = await this.reads.query(
       `SELECT ${metricsColumns('t')} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`,
       [sunSourceId],
     );
@@ -130,7 +135,7 @@ export class TelemetryQueryRepository {
 
   /** Newest first, at most `limit`. */
   history(sunSourceId: string, range: TimeRange, limit: number): Promise<SunSourceMetrics[]> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT ${metricsColumns('t')} FROM telemetry t
         WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
         ORDER BY t.ts DESC LIMIT $4`,
@@ -140,7 +145,7 @@ export class TelemetryQueryRepository {
 
   /** The latest point of each of the owner's sources among `ids` (all of them when `ids` is absent). */
   latestOfOwned(ownerId: string, ids?: string[]): Promise<SunSourceMetrics[]> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT l.* FROM sun_sources s
          CROSS JOIN LATERAL (
            SELECT ${metricsColumns('t')} FROM telemetry t
@@ -152,7 +157,7 @@ export class TelemetryQueryRepository {
   }
 
   hourly(sunSourceId: string, range: TimeRange): Promise<HourlyRow[]> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT h.hour AS "hour",
               ${num(average('battery_voltage'), 'averageBatteryVoltage')},
               ${num(average('state_of_charge'), 'averageStateOfCharge')},
@@ -170,7 +175,7 @@ export class TelemetryQueryRepository {
   }
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT date_trunc('day', h.hour, 'UTC') AS "day",
               ${int('sum(h.sample_count)', 'sampleCount')},
               ${num(average('solar_power'), 'solarPowerAvg')}, ${int(valueCount('solar_power'), 'solarPowerCount')},
@@ -191,7 +196,7 @@ export class TelemetryQueryRepository {
   }
 
   async summary(sunSourceId: string, range: TimeRange): Promise<RangeSummaryRow> {
-    const [row]: RangeSummaryRow[] = await this.dataSource.query(
+    const [row]: RangeSummaryRow[] = await this.reads.query(
       `SELECT ${int('coalesce(sum(h.sample_count), 0)', 'dataPoints')},
               ${num(average('solar_power'), 'avgSolarPower')}, ${num('max(h.max_solar_power)', 'maxSolarPower')},
               ${num(average('state_of_charge'), 'avgStateOfCharge')}, ${num('min(h.min_state_of_charge)', 'minStateOfCharge')},
@@ -205,7 +210,7 @@ export class TelemetryQueryRepository {
 
   /** How often each operating mode was reported in the range (rows without a mode left out). */
   operatingModes(sunSourceId: string, range: TimeRange): Promise<Array<{ mode: string; count: number }>> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT operating_mode AS "mode", count(*)::int AS "count"
          FROM telemetry
         WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3 AND operating_mode IS NOT NULL
