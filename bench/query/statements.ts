@@ -38,10 +38,7 @@ export class CapturedStatements {
       },
     };
     // Both ways the repository reaches PostgreSQL: its DataSource and its prepared reads.
-    this.repository = new module.TelemetryQueryRepository(
-      recorder as unknown as DataSource,
-      recorder as SqlRunner,
-    );
+    this.repository = new module.TelemetryQueryRepository(recorder as unknown as DataSource, recorder);
   }
 
   private async capture(
