@@ -48,7 +48,8 @@ import { CapturedStatements, captureExportStatement, Statement } from './query/s
  * at 10-second spacing, starts the built api on it, and times each read endpoint over HTTP
  * (p50/p99 of sequential requests on one keep-alive connection) beside its floor: the very SQL
  * the endpoint runs (captured from the api's repository), timed through `pg` on the same
- * database with the same parameters. Then the CSV and Excel exports: rows per second and the
+ * database with the same parameters, sent as psql sends it: parsed and planned on every run.
+ * (The api prepares its hot reads, so it plans them once per connection.) Then the CSV and Excel exports: rows per second and the
  * api's peak RSS growth. Prints a table and writes bench/results/query-<date>.json.
  */
 
