@@ -75,6 +75,12 @@ export function webhookDeviceRoute(
       logCompleted(request, status, performance.now() - startedAt, error);
     };
     const fail = (error: unknown): void => {
+      if (response.headersSent) {
+        // Failed while answering: nothing more can be said on this response.
+        logCompleted(request, response.statusCode, performance.now() - startedAt, error);
+        response.destroy();
+        return;
+      }
       const mapped = toErrorResponse(error);
       if (mapped) send(mapped.status, mapped.body);
       else send(500, { message: 'Internal server error', requestId }, error);
