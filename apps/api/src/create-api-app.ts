@@ -15,15 +15,20 @@ import { answerWebhookDevicesFirst } from './webhook/webhook-device-route';
 /** Devices, the broker and health probes: never a session, and no work spent looking for one. */
 const SESSIONLESS_PATHS = [WEBHOOK_PATH, '/api/internal', '/api/health'];
 
+/** How the api's Nest application is created, here and by tests that override a provider. */
+export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
+
 /** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
 export async function createApiApp(
   config: AppConfig,
   options: ApiModuleOptions = {},
 ): Promise<INestApplication> {
-  const app = await NestFactory.create(ApiModule.forRoot(config, options), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  const app = await NestFactory.create(ApiModule.forRoot(config, options), API_APP_OPTIONS);
+  return configureApiApp(app, config);
+}
+
+/** Everything the api adds to its Nest application (created with `API_APP_OPTIONS`), then init. */
+export async function configureApiApp(app: INestApplication, config: AppConfig): Promise<INestApplication> {
   configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
   app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   serveUploads(app, config);

@@ -1,18 +1,12 @@
 import { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import ExcelJS from 'exceljs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createSessionMiddleware } from '@solar/auth';
-import { configureHttpApp } from '@solar/platform';
-import { REDIS } from '@solar/redis';
 import { EXPORT_FIELDS, EXPORT_ROW_LIMIT, NUMERIC_FIELDS } from '@solar/telemetry';
 import { createTestEnvironment, FakeClock, TestEnvironment, waitFor } from '@solar/testing';
-import { ApiModule } from '../src/api.module';
 import { Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -537,17 +531,9 @@ describe('export (SPEC.md §4.10, §8)', () => {
     const start = new Date('2026-05-15T00:00:00Z');
 
     beforeAll(async () => {
-      const moduleRef = await Test.createTestingModule({
-        imports: [ApiModule.forRoot(env.config, { clock })],
-      })
-        .overrideProvider(EXPORT_ROW_LIMIT)
-        .useValue(3)
-        .compile();
-      limited = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
-      configureHttpApp(limited, env.config);
-      limited.use(createSessionMiddleware(env.config, limited.get<Redis>(REDIS)));
-      await limited.init();
-      limitedApi = request(limited.getHttpServer());
+      ({ app: limited, http: limitedApi } = await startApi(env.config, clock, (builder) =>
+        builder.overrideProvider(EXPORT_ROW_LIMIT).useValue(3),
+      ));
       sourceId = (await createSource()).id;
       await insertSeries(sourceId, start, 4);
     });

@@ -1,13 +1,7 @@
 import { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import request from 'supertest';
-import { createSessionMiddleware } from '@solar/auth';
 import { OpenMeteoClient, WeatherService } from '@solar/domain';
-import { configureHttpApp } from '@solar/platform';
-import { REDIS } from '@solar/redis';
 import {
   createTestEnvironment,
   FakeClock,
@@ -17,8 +11,7 @@ import {
   OpenMeteoBody,
   TestEnvironment,
 } from '@solar/testing';
-import { ApiModule } from '../src/api.module';
-import { Http, signUp } from './support/api-harness';
+import { Http, signUp, startApi } from './support/api-harness';
 
 /** 00:30 on 11 June in Berlin (UTC+2), still 10 June in UTC and in Honolulu (UTC-10). */
 const NOW = new Date('2026-06-10T22:30:00Z');
@@ -88,15 +81,11 @@ describe('weather (SPEC.md §4.7, §2.7)', () => {
     fake = await new FakeOpenMeteo(DEFAULTS).start();
     env = await createTestEnvironment({ WEATHER_API_URL: fake.url });
     // The real api module, with a client that gives up after 300 ms instead of 10 s.
-    const moduleRef = await Test.createTestingModule({ imports: [ApiModule.forRoot(env.config, { clock })] })
-      .overrideProvider(OpenMeteoClient)
-      .useValue(new OpenMeteoClient(env.config, { timeoutMs: TIMEOUT_MS }))
-      .compile();
-    app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
-    configureHttpApp(app, env.config);
-    app.use(createSessionMiddleware(env.config, app.get<Redis>(REDIS)));
-    await app.init();
-    http = request(app.getHttpServer());
+    ({ app, http } = await startApi(env.config, clock, (builder) =>
+      builder
+        .overrideProvider(OpenMeteoClient)
+        .useValue(new OpenMeteoClient(env.config, { timeoutMs: TIMEOUT_MS })),
+    ));
     db = new Client({ connectionString: env.config.databaseUrl });
     await db.connect();
     [owner, other] = [await signUp(http, env.mail), await signUp(http, env.mail)];

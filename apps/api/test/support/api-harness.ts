@@ -1,18 +1,33 @@
 import { INestApplication } from '@nestjs/common';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import request from 'supertest';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
 import { MailCapture } from '@solar/testing';
-import { createApiApp } from '../../src/create-api-app';
+import { ApiModule } from '../../src/api.module';
+import { API_APP_OPTIONS, configureApiApp, createApiApp } from '../../src/create-api-app';
 
 export type Http = ReturnType<typeof request>;
 
-/** The real api app, initialised in this process (supertest drives its HTTP server). */
+/**
+ * The real api app, initialised in this process (supertest drives its HTTP server).
+ * `override` replaces providers (`builder.overrideProvider(...)`); the app is set up as always.
+ */
 export async function startApi(
   config: AppConfig,
   clock?: Clock,
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder,
 ): Promise<{ app: INestApplication; http: Http }> {
-  const app = await createApiApp(config, { clock });
+  const app = override
+    ? await configureApiApp(
+        (
+          await override(
+            Test.createTestingModule({ imports: [ApiModule.forRoot(config, { clock })] }),
+          ).compile()
+        ).createNestApplication(API_APP_OPTIONS),
+        config,
+      )
+    : await createApiApp(config, { clock });
   return { app, http: request(app.getHttpServer()) };
 }
 
