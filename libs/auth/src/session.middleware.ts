@@ -15,7 +15,7 @@ const MAX_RENEWALS_REMEMBERED = 10_000;
  * last byte until Redis has replied: a round trip on every authenticated request. Renewing a
  * 7-day expiry once a minute keeps it sliding just the same.
  */
-export class SlidingRedisStore extends RedisStore {
+class SlidingRedisStore extends RedisStore {
   private readonly renewedAt = new Map<string, number>();
 
   constructor(
@@ -30,6 +30,8 @@ export class SlidingRedisStore extends RedisStore {
     if (now - (this.renewedAt.get(sid) ?? -Infinity) < SESSION_RENEWAL_INTERVAL_MS) return done?.();
     if (this.renewedAt.size >= MAX_RENEWALS_REMEMBERED)
       this.forgetRenewalsBefore(now - SESSION_RENEWAL_INTERVAL_MS);
+    // Deleted first, so that the map stays in renewal order: oldest first.
+    this.renewedAt.delete(sid);
     this.renewedAt.set(sid, now);
     return super.touch(sid, data, done);
   }
@@ -40,7 +42,10 @@ export class SlidingRedisStore extends RedisStore {
   }
 
   private forgetRenewalsBefore(instant: number): void {
-    for (const [sid, at] of this.renewedAt) if (at < instant) this.renewedAt.delete(sid);
+    for (const [sid, at] of this.renewedAt) {
+      if (at >= instant) break;
+      this.renewedAt.delete(sid);
+    }
     // All renewed within the interval: forgetting them costs one early EXPIRE each.
     if (this.renewedAt.size >= MAX_RENEWALS_REMEMBERED) this.renewedAt.clear();
   }

@@ -4,6 +4,11 @@ import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 
+/** The pg pool behind TypeORM's PostgreSQL data source, for what TypeORM cannot do (cursors, named statements). */
+export function pgPool(dataSource: DataSource): Pool {
+  return (dataSource.driver as unknown as { master: Pool }).master;
+}
+
 /** Anything that runs a parameterized statement and returns its rows. */
 export interface SqlRunner {
   query<T = unknown>(text: string, values?: unknown[]): Promise<T[]>;
@@ -23,8 +28,7 @@ export class PreparedQueries implements SqlRunner {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async query<T = unknown>(text: string, values: unknown[] = []): Promise<T[]> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const result = await pool.query({ name: this.nameOf(text), text, values });
+    const result = await pgPool(this.dataSource).query({ name: this.nameOf(text), text, values });
     return result.rows as T[];
   }
 

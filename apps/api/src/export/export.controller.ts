@@ -13,6 +13,7 @@ import {
   attachmentDisposition,
   EXPORT_CONTENT_TYPES,
   ExportFile,
+  ExportFormat,
   TelemetryExportService,
 } from '@solar/telemetry';
 import { ExportQueryDto } from './dto/export-query.dto';
@@ -45,8 +46,7 @@ export class ExportController {
     @Query() query: ExportQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    const request = { ownerId: user.id, sunSourceId, ...query };
-    return this.telemetryExport.export(request, 'csv', (file) => startDownload(response, file));
+    return this.download(user, sunSourceId, query, response, 'csv');
   }
 
   @Get(':sunSourceId/excel')
@@ -61,8 +61,18 @@ export class ExportController {
     @Query() query: ExportQueryDto,
     @Res() response: Response,
   ): Promise<void> {
+    return this.download(user, sunSourceId, query, response, 'xlsx');
+  }
+
+  private download(
+    user: AuthenticatedUser,
+    sunSourceId: string,
+    query: ExportQueryDto,
+    response: Response,
+    format: ExportFormat,
+  ): Promise<void> {
     const request = { ownerId: user.id, sunSourceId, ...query };
-    return this.telemetryExport.export(request, 'xlsx', (file) => startDownload(response, file));
+    return this.telemetryExport.export(request, format, (file) => startDownload(response, file));
   }
 }
 

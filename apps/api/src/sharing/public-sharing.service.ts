@@ -55,7 +55,7 @@ export class PublicSharingService {
 
   async weatherForecast(sunSourceId: string): Promise<WeatherRecord[]> {
     const { source } = await this.sharing.sharedSource(sunSourceId, 'shareWeather');
-    return this.weather.forecast(source.userId, sunSourceId);
+    return this.weather.forecastOf(source);
   }
 
   /** The latest forecast, as its owner sees it. */

@@ -44,8 +44,7 @@ export class UserRepository {
     return this.users.findOneBy({ id });
   }
 
-  /** The session's account as every authenticated request needs it: plain SQL, no entity. */
-  /** Every authenticated request asks: a prepared statement. */
+  /** The session's account as every authenticated request needs it: a prepared statement, no entity. */
   async findUserInfo(id: string): Promise<UserInfo | null> {
     const rows = await this.prepared.query<UserInfo>(
       `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles FROM users WHERE id = $1`,

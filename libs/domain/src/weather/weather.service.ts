@@ -8,7 +8,7 @@ import { Coordinates, FORECAST_DAYS } from './open-meteo-format';
 import { OpenMeteoClient } from './open-meteo.client';
 import { SOURCE_NEEDS_COORDINATES, WeatherProviderUnavailableError } from './weather.errors';
 import { WeatherHour } from './weather-forecast';
-import { toWeatherRecord, WeatherRecord } from './weather-record';
+import { WeatherRecord } from './weather-record';
 import { WeatherRepository } from './weather.repository';
 
 export type WeatherSource = Pick<SunSourceEntity, 'id' | 'latitude' | 'longitude'>;
@@ -38,10 +38,14 @@ export class WeatherService {
    * or one whose last forecast has run out — it is fetched once first.
    */
   async forecast(ownerId: string, sunSourceId: string): Promise<WeatherRecord[]> {
-    const source = await this.findOwned(ownerId, sunSourceId);
+    return this.forecastOf(await this.findOwned(ownerId, sunSourceId));
+  }
+
+  /** `forecast` without the ownership check (public sharing checked what it may show). */
+  async forecastOf(source: WeatherSource): Promise<WeatherRecord[]> {
     const coordinates = this.requireCoordinates(source);
     const stored = await this.weather.upcomingDays(source.id, this.clock.now(), FORECAST_DAYS);
-    if (stored.length > 0) return stored.map(toWeatherRecord);
+    if (stored.length > 0) return stored;
     return this.fetchAndStore(source.id, coordinates);
   }
 
@@ -70,9 +74,7 @@ export class WeatherService {
       }
       throw error;
     }
-    return (await this.weather.upcomingDays(sunSourceId, this.clock.now(), FORECAST_DAYS)).map(
-      toWeatherRecord,
-    );
+    return this.weather.upcomingDays(sunSourceId, this.clock.now(), FORECAST_DAYS);
   }
 
   private async findOwned(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {

@@ -51,9 +51,7 @@ export function jsonBodyHandlers(
   const parseJson: RequestHandler = (request, response, next) =>
     skip(request.originalUrl) ? next() : parse(request, response, next);
   const rejectForbiddenContent: RequestHandler = (request, response, next) => {
-    // A raw body (skipped paths) is a Buffer: its owner parses and checks it, not this walk.
-    const body: unknown = Buffer.isBuffer(request.body) ? undefined : request.body;
-    const problem = findForbiddenContent(body) ?? findForbiddenContent(request.query);
+    const problem = findForbiddenContent(request.body) ?? findForbiddenContent(request.query);
     if (!problem) return next();
     response.status(400).json({ message: problem });
   };

@@ -39,7 +39,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
 }
 
 /** helmet's headers, as every response of the project carries them. */
-export function securityHeaders(config: AppConfig): RequestHandler {
+function securityHeaders(config: AppConfig): RequestHandler {
   // Plain-HTTP local use (no TLS proxy) must not have the browser upgrade the docs' assets to https.
   return helmet({
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },

@@ -60,22 +60,22 @@ export function exportSelectList(alias: string): string {
 }
 
 /**
- * Splits the numbers of an ExportRow into `values` (NaN where there is none) and, when given,
- * their texts into `texts` ('' where there is none). Typed arrays and reused buffers: this runs
+ * Splits the numbers of an ExportRow into `values` (NaN where there is none) and their texts
+ * into `texts` ('' where there is none). Typed arrays and reused buffers: this runs
  * 24 times per record.
  */
-export function readExportNumbers(numbers: string, values: Float64Array, texts?: string[]): void {
+export function readExportNumbers(numbers: string, values: Float64Array, texts: string[]): void {
   let start = 0;
   for (let index = 0; index < NUMERIC_FIELD_COUNT; index++) {
     let end = numbers.indexOf(',', start);
     if (end < 0) end = numbers.length;
     if (end === start) {
       values[index] = Number.NaN;
-      if (texts) texts[index] = '';
+      texts[index] = '';
     } else {
       const text = numbers.slice(start, end);
       values[index] = Number(text);
-      if (texts) texts[index] = text;
+      texts[index] = text;
     }
     start = end + 1;
   }

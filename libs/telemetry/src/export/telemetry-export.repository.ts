@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { pgPool } from '@solar/database';
 import { exportSelectList } from './export-columns';
 
 /**
@@ -93,7 +93,7 @@ export class TelemetryExportRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async open(range: ExportRange): Promise<ExportCursor> {
-    const client = await this.pool().connect();
+    const client = await pgPool(this.dataSource).connect();
     const parameters = [range.sunSourceId, range.ownerId, range.from, range.to, range.limit];
     try {
       // Shortest round-trip digits for doubles (the default since PostgreSQL 12, but settable).
@@ -141,10 +141,6 @@ export class TelemetryExportRepository {
     // consumer attaches its own.
     rows.once('end', onEnd).once('close', onClose).on('error', settle);
     client.on('error', onConnectionLost).once('end', onConnectionLost);
-  }
-
-  private pool(): Pool {
-    return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
 }
 
