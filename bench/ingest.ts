@@ -408,7 +408,7 @@ async function mqttPhase(
   const published = collect('published', options.durationSeconds * 1000 + ackTimeoutMs + 30_000);
   const startAt = Date.now() + 300;
   const usage = meter.begin();
-  for (const [index, worker] of handles.entries()) {
+  for (const worker of handles) {
     worker.postMessage({
       type: 'go',
       ratePerSecond: targetRate / workerCount,
@@ -416,7 +416,6 @@ async function mqttPhase(
       startAt,
       ackTimeoutMs,
     } satisfies MqttWorkerCommand);
-    void index;
   }
   log(`MQTT: publishing ${Math.round(targetRate)} msg/s for ${options.durationSeconds} s (QoS 1)…`);
 
@@ -1045,7 +1044,7 @@ async function main(): Promise<void> {
 
     const report = {
       machine,
-      mqtt: mqtt ? { ...mqtt } : undefined,
+      mqtt,
       webhook,
       ceiling,
       totalRows: totalRowsAtEnd,

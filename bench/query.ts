@@ -13,6 +13,7 @@ import {
   healthy,
   isRunning,
   PhaseUsage,
+  round,
   startNode,
   UsageMeter,
   waitFor,
@@ -154,7 +155,6 @@ const resources = new RunResources({
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
 const iso = (date: Date) => date.toISOString();
 const MB = (mib: number) => round((mib * 2 ** 20) / 1e6, 1);
 

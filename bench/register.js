@@ -12,7 +12,8 @@ const path = require('node:path');
 const { transformSync } = require('@swc/core');
 
 const root = path.join(__dirname, '..');
-const ALIAS = /^@solar\/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|predictions|testing)$/;
+const ALIAS =
+  /^@solar\/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|predictions|testing)$/;
 
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {

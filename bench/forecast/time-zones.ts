@@ -62,11 +62,6 @@ export function localMidnight(utcMs: number, timeZone: string): number {
   return wallTimeToUtc(wallMidnight, timeZone);
 }
 
-/** `YYYY-MM-DD` of the local calendar day containing `utcMs`. */
-export function localDate(utcMs: number, timeZone: string): string {
-  return new Date(utcMs + zoneOffsetMs(utcMs, timeZone)).toISOString().slice(0, 10);
-}
-
 /** Local midnight of a `YYYY-MM-DD` local date, as a UTC instant. */
 export function localDateStart(date: string, timeZone: string): number {
   return wallTimeToUtc(Date.parse(`${date}T00:00:00Z`), timeZone);

@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { SecretBox } from '@solar/domain';
 import { databaseUrl } from '@solar/testing';
 import { HOURLY_VALUE_COLUMNS, RAW_TO_HOURLY } from '../../libs/telemetry/src/storage/telemetry-hourly';
+import { round } from '../support/processes';
 import { insertSources } from '../support/seed';
 import { INSERT_WINDOW_SQL } from './telemetry-sql';
 
@@ -318,9 +319,4 @@ export async function findDataset(name: string): Promise<Dataset> {
   } finally {
     await client.end();
   }
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -171,11 +171,6 @@ export function download(target: HttpTarget, path: string, saveTo?: string): Pro
 // ---------------------------------------------------------------------------------------------
 // Resident memory of another process, from /proc
 
-export function rssMiB(pid: number): number | undefined {
-  const kib = statusKiB(pid, 'VmRSS');
-  return kib === undefined ? undefined : kib / 1024;
-}
-
 function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(

@@ -10,17 +10,8 @@ export interface ScriptedMessage {
   body: string;
 }
 
-/** mulberry32, as in libs/testing: the same run sends the same fleet traffic. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same seed sends the same fleet traffic. By path: the worker thread needs none of the testing barrel.
+export { seededRandom } from '../../libs/testing/src/seeded-random';
 
 export interface ScriptOptions {
   /** Device time of the first message (epoch ms). */

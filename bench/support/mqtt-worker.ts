@@ -32,7 +32,6 @@ export interface PublishStats {
   disconnects: number;
   firstPublishAt: number;
   lastPublishAt: number;
-  lastAckAt: number;
   /** Messages the schedule wanted out but could not send (every device at its in-flight cap). */
   maxBacklog: number;
   /** Publish → PUBACK, ms, a sample of at most 20,000. */
@@ -134,7 +133,6 @@ async function publish(command: Extract<MqttWorkerCommand, { type: 'go' }>): Pro
     disconnects: 0,
     firstPublishAt: 0,
     lastPublishAt: 0,
-    lastAckAt: 0,
     maxBacklog: 0,
     ackLatencies: [],
   };
@@ -163,7 +161,6 @@ async function publish(command: Extract<MqttWorkerCommand, { type: 'go' }>): Pro
       if (error) stats.failed += 1;
       else {
         stats.acked[message.kind] += 1;
-        stats.lastAckAt = now;
         if (id % latencyEvery === 0) stats.ackLatencies.push(now - sentAt);
       }
       if (!publishing && pending.size === 0) resolveDrained?.();
