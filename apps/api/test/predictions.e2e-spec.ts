@@ -13,7 +13,7 @@ import {
 import { InProcessForecastCompute, PredictionJobView } from '@solar/predictions';
 import { REDIS } from '@solar/redis';
 import { seedFromText, syntheticSeries } from '@solar/telemetry';
-import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment, waitFor } from '@solar/testing';
 import { createSchedulerApp } from '../../scheduler/src/create-scheduler-app';
 import { Http, signUp, startApi } from './support/api-harness';
 
@@ -167,17 +167,13 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
     (await http.get(`/api/predictions/status/${jobId}`).set('Cookie', owner).expect(200)).body;
 
   /** Polls the job until it has ended (or `until` holds). */
-  async function waitFor(
+  async function waitForJob(
     jobId: string,
     until = (job: JobStatus) => ['completed', 'failed'].includes(job.status),
-  ) {
-    const deadline = Date.now() + 25_000;
-    for (;;) {
-      const job = await status(jobId);
-      if (until(job)) return job;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+  ): Promise<JobStatus> {
+    let job!: JobStatus;
+    await waitFor(async () => until((job = await status(jobId))), `job ${jobId}`, 25_000);
+    return job;
   }
 
   const latest = async (sunSourceId: string, cookie = owner) =>
@@ -299,14 +295,14 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
       const release = compute.hold();
       try {
         await startWorker();
-        const running = await waitFor(trainId, (job) => job.status !== 'queued');
+        const running = await waitForJob(trainId, (job) => job.status !== 'queued');
         expect(running).toMatchObject({ status: 'running', error: null, message: expect.any(String) });
         expect(running.progress).toBeGreaterThan(0);
         expect(running.progress).toBeLessThan(100);
       } finally {
         release();
       }
-      const trained = await waitFor(trainId);
+      const trained = await waitForJob(trainId);
       expect(trained).toMatchObject({
         status: 'completed',
         progress: 100,
@@ -325,7 +321,7 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
       expect(trained.dataPointsUsed).toBeGreaterThanOrEqual(600);
       expect(trained.dataPointsUsed).toBeLessThanOrEqual(720);
 
-      const predicted = await waitFor(predictId);
+      const predicted = await waitForJob(predictId);
       expect(predicted).toMatchObject({ status: 'completed', progress: 100, error: null, metrics: null });
       expect(predicted.predictions).toHaveLength(168);
       expect(predicted.modelMetrics).toEqual(trained.metrics);
@@ -341,7 +337,7 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
       const again = await start('train', roof).expect(200);
       expect(again.body).toMatchObject({ status: 'queued' });
       expect(again.body.jobId).not.toBe(trainId);
-      expect(await waitFor(again.body.jobId)).toMatchObject({ status: 'completed' });
+      expect(await waitForJob(again.body.jobId)).toMatchObject({ status: 'completed' });
       // The record lives on for 24 hours after its last change.
       expect(await redis.pttl(`prediction-jobs:${again.body.jobId}`)).toBeGreaterThan(DAY_MS - 60_000);
     });
@@ -396,7 +392,7 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
 
     it('forecasts from solar physics alone for a source never trained', async () => {
       const { jobId } = (await start('predict', shed).expect(200)).body;
-      const job = await waitFor(jobId);
+      const job = await waitForJob(jobId);
       expect(job).toMatchObject({ status: 'completed', error: null, modelMetrics: {} });
       expect(job.predictions).toHaveLength(168);
       expectPhysicallyConsistent((await latest(shed)).data, BERLIN);
@@ -404,7 +400,7 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
 
     it('fails a training on too little data, says why, and frees the source for the next one', async () => {
       const { jobId } = (await start('train', shed).expect(200)).body;
-      expect(await waitFor(jobId)).toMatchObject({
+      expect(await waitForJob(jobId)).toMatchObject({
         status: 'failed',
         error: 'Not enough data to train: 3 hourly points, at least 48 needed',
         metrics: null,
@@ -414,7 +410,7 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
       const again = (await start('train', shed).expect(200)).body;
       expect(again).toMatchObject({ status: 'queued' });
       expect(again.jobId).not.toBe(jobId);
-      expect(await waitFor(again.jobId)).toMatchObject({ status: 'failed' });
+      expect(await waitForJob(again.jobId)).toMatchObject({ status: 'failed' });
       expect((await http.get(`/api/predictions/model-info/${shed}`).set('Cookie', owner)).body).toEqual({
         exists: false,
         data: null,
@@ -424,7 +420,7 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
     it('goes on without weather when the weather provider fails', async () => {
       const stormy = (await createSource({ name: 'Stormy', ...STORMY })).id;
       const { jobId } = (await start('predict', stormy).expect(200)).body;
-      expect(await waitFor(jobId)).toMatchObject({ status: 'completed', error: null });
+      expect(await waitForJob(jobId)).toMatchObject({ status: 'completed', error: null });
       expect(weather.requestsFor(STORMY.latitude).length).toBeGreaterThan(0);
       expectPhysicallyConsistent((await latest(stormy)).data, STORMY);
     });

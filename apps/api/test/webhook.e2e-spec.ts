@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { Client } from 'pg';
 import Redis from 'ioredis';
-import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment, waitFor } from '@solar/testing';
 import { Http, logIn, signUp, startApi } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
@@ -237,12 +237,10 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
 
     /** The change reaches the other instance through Redis: give it a moment, then insist. */
     async function eventually(check: () => Promise<number>, status: number): Promise<void> {
-      const deadline = Date.now() + 2000;
-      let seen = await check();
-      while (seen !== status && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        seen = await check();
-      }
+      let seen: number | undefined;
+      await waitFor(async () => (seen = await check()) === status, 'the other instance', 2000).catch(
+        () => undefined,
+      );
       expect(seen).toBe(status);
     }
 

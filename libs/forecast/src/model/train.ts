@@ -1,5 +1,5 @@
 import { ModelMetrics, TrainedModel, TrainingInput } from '../forecaster';
-import { baselineLoad, loadLevel } from './baseline';
+import { baselineLoad, DEFAULT_CAPACITY_WATTS, loadLevel } from './baseline';
 import { estimateBatteryCapacity } from './battery';
 import { FEATURE_NAMES, FeatureContext, featureContext, featureRows, FeatureSet } from './features';
 import { BoostedModel, BoostingParams, Dataset, fitBoosted, predictBoosted } from './gradient-boosting';
@@ -32,7 +32,6 @@ const VALIDATION_SHARE = 0.15;
 const MIN_TARGET_HOURS = 240;
 const MIN_VALIDATION_HOURS = 24;
 const PERFORMANCE_RATIO = 0.8;
-const DEFAULT_CAPACITY_WATTS = 5_000;
 
 /** Shallower trees and bigger leaves where the target is noisier (no weather, household load). */
 const PARAMS: Record<FeatureSet, Partial<BoostingParams>> = {

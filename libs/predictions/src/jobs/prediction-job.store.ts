@@ -96,11 +96,6 @@ export class PredictionJobStore {
     ) as PredictionJobRecord;
   }
 
-  /** The id of the active job of that type for the source, if any. */
-  async activeJobId(type: PredictionJobType, sunSourceId: string): Promise<string | undefined> {
-    return (await this.redis.get(activeMarkerKey(type, sunSourceId))) ?? undefined;
-  }
-
   /** Frees the marker if this job still holds it (one that lapsed may belong to a newer job). */
   async release(type: PredictionJobType, sunSourceId: string, jobId: string): Promise<void> {
     await this.locks.release(activeMarkerKey(type, sunSourceId), jobId);
