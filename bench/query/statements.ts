@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { JsonText } from '../../libs/database/src/json-rows';
 import type { SqlRunner } from '../../libs/database/src/prepared-queries';
 import type {
   TelemetryQueryRepository,
@@ -31,10 +32,17 @@ export class CapturedStatements {
     const module = require(join(appRoot, QUERY_REPOSITORY)) as {
       TelemetryQueryRepository: new (dataSource: DataSource, reads: SqlRunner) => TelemetryQueryRepository;
     };
-    const recorder = {
-      query: (sql: string, params: unknown[] = []) => {
-        this.captured.push({ sql, params });
+    const record = (sql: string, params: unknown[] = []) => {
+      this.captured.push({ sql, params });
+    };
+    const recorder: SqlRunner = {
+      query: (sql, params) => {
+        record(sql, params);
         return Promise.resolve([]);
+      },
+      queryJson: (sql, params) => {
+        record(sql, params);
+        return Promise.resolve('[]' as JsonText);
       },
     };
     // Both ways the repository reaches PostgreSQL: its DataSource and its prepared reads.

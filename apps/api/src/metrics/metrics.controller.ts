@@ -8,6 +8,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
+import { JsonText } from '@solar/database';
+import { SendsEncodedJson } from '@solar/platform';
 import { TelemetryQueries } from '@solar/telemetry';
 import { DailySummaryDto, HourlyAggregateDto, SunSourceMetricsDto } from './dto/metrics.dto';
 import { HistoryQueryDto, TimeRangeQueryDto } from './dto/metrics-queries.dto';
@@ -55,6 +57,7 @@ export class MetricsController {
   }
 
   @Get(':sunSourceId/history')
+  @SendsEncodedJson()
   @ApiOkResponse({
     type: SunSourceMetricsDto,
     isArray: true,
@@ -64,11 +67,12 @@ export class MetricsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: HistoryQueryDto,
-  ): Promise<SunSourceMetricsDto[]> {
+  ): Promise<JsonText> {
     return this.queries.history(user.id, id, { start: query.startTime, end: query.endTime }, query.limit);
   }
 
   @Get(':sunSourceId/aggregated')
+  @SendsEncodedJson()
   @ApiOkResponse({
     type: HourlyAggregateDto,
     isArray: true,
@@ -78,7 +82,7 @@ export class MetricsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: TimeRangeQueryDto,
-  ): Promise<HourlyAggregateDto[]> {
+  ): Promise<JsonText> {
     return this.queries.aggregated(user.id, id, { start: query.startTime, end: query.endTime });
   }
 

@@ -3,6 +3,8 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@solar/auth';
 import { NOT_SHARED, NotFoundError } from '@solar/domain';
+import { JsonText } from '@solar/database';
+import { SendsEncodedJson } from '@solar/platform';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
 import { LatestPredictionDto } from '../predictions/dto/prediction.dto';
@@ -36,15 +38,13 @@ export class PublicSharingController {
   }
 
   @Get(':sunSourceId/metrics/history')
+  @SendsEncodedJson()
   @ApiOkResponse({
     type: SunSourceMetricsDto,
     isArray: true,
     description: 'Newest first; default: the last 24 hours',
   })
-  history(
-    @Param('sunSourceId', sharedId) id: string,
-    @Query() query: HistoryQueryDto,
-  ): Promise<SunSourceMetricsDto[]> {
+  history(@Param('sunSourceId', sharedId) id: string, @Query() query: HistoryQueryDto): Promise<JsonText> {
     return this.views.metricsHistory(id, { start: query.startTime, end: query.endTime }, query.limit);
   }
 

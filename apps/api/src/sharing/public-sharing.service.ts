@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { JsonText } from '@solar/database';
 import { RoiService, RoiSummary, SharingService, WeatherRecord, WeatherService } from '@solar/domain';
 import { LatestPrediction, PredictionJobsService } from '@solar/predictions';
 import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
@@ -38,11 +39,7 @@ export class PublicSharingService {
     return this.telemetry.latestOf(sunSourceId);
   }
 
-  async metricsHistory(
-    sunSourceId: string,
-    range: RequestedRange,
-    limit: number,
-  ): Promise<SunSourceMetrics[]> {
+  async metricsHistory(sunSourceId: string, range: RequestedRange, limit: number): Promise<JsonText> {
     await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
     return this.telemetry.historyOf(sunSourceId, range, limit);
   }

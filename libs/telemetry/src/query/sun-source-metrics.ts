@@ -33,6 +33,10 @@ export type SunSourceMetrics = { sunSourceId: string; timestamp: string } & {
   warningCodes: string[] | null;
 };
 
+/** A timestamptz as `toISOString` writes it (UTC, milliseconds), formatted by PostgreSQL. */
+export const isoTimestamp = (expression: string) =>
+  `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 const columnOf = (name: string) =>
   [...NUMERIC_FIELDS, ...TEXT_FIELDS, ...CODE_FIELDS].find((field) => field.name === name)!.column;
 
@@ -44,7 +48,7 @@ const columnOf = (name: string) =>
 export function metricsColumns(alias = 't'): string {
   return [
     `${alias}.sun_source_id AS "sunSourceId"`,
-    `to_char(${alias}.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`,
+    `${isoTimestamp(`${alias}.ts`)} AS "timestamp"`,
     ...[...METRICS_NUMERIC_FIELDS, 'operatingMode', 'deviceStatus', 'faultCodes', 'warningCodes'].map(
       (name) => `${alias}.${columnOf(name)} AS "${name}"`,
     ),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { JsonText } from '@solar/database';
 import {
   BadRequestError,
   Clock,
@@ -10,7 +11,7 @@ import {
 import { DailySummary, toDailySummary, weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
 import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
-import { buildReport, ReportHour, TelemetryReport, toReportHour } from './telemetry-report';
+import { buildReport, TelemetryReport } from './telemetry-report';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -75,7 +76,7 @@ export class TelemetryQueries {
     sunSourceId: string,
     requested: RequestedRange,
     limit: number,
-  ): Promise<SunSourceMetrics[]> {
+  ): Promise<JsonText> {
     return this.whenOwned(ownerId, sunSourceId, () => this.historyOf(sunSourceId, requested, limit));
   }
 
@@ -87,23 +88,19 @@ export class TelemetryQueries {
   }
 
   /** For a caller who may see this source without owning it (public sharing checked it). */
-  async historyOf(
-    sunSourceId: string,
-    requested: RequestedRange,
-    limit: number,
-  ): Promise<SunSourceMetrics[]> {
+  async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<JsonText> {
     const range = this.range(requested, DAY);
     return this.telemetry.history(sunSourceId, range, limit);
   }
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
-  async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<ReportHour[]> {
+  async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<JsonText> {
     return this.whenOwned(ownerId, sunSourceId, async () => {
       const range = this.range(requested, 7 * DAY);
       const longest = QueryLimits.aggregatedRangeDays * DAY;
       if (range.end.getTime() - range.start.getTime() > longest)
         range.start = new Date(range.end.getTime() - longest);
-      return (await this.telemetry.hourly(sunSourceId, range)).map(toReportHour);
+      return this.telemetry.hourlyJson(sunSourceId, range);
     });
   }
 

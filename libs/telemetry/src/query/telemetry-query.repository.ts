@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PreparedQueries, SqlRunner } from '@solar/database';
+import { JsonText, PreparedQueries, SqlRunner } from '@solar/database';
 import {
   AveragedColumn,
   countColumn,
@@ -10,7 +10,7 @@ import {
   RAW_TO_HOURLY,
   sumColumn,
 } from '../storage/telemetry-hourly';
-import { metricsColumns, SunSourceMetrics } from './sun-source-metrics';
+import { isoTimestamp, metricsColumns, SunSourceMetrics } from './sun-source-metrics';
 import { wholeHoursOf } from './whole-hours';
 
 export interface TimeRange {
@@ -20,7 +20,7 @@ export interface TimeRange {
 
 /** One UTC hour of a source (SunSourceHistoricalDataDto, plus what reports need). */
 export interface HourlyRow {
-  hour: Date;
+  timestamp: string;
   averageBatteryVoltage: number | null;
   averageStateOfCharge: number | null;
   averageSolarPower: number | null;
@@ -107,6 +107,21 @@ const average = (column: AveragedColumn) =>
   `sum(h.${sumColumn(column)}) / nullif(sum(h.${countColumn(column)}), 0)::float8`;
 const valueCount = (column: AveragedColumn) => `sum(h.${countColumn(column)})`;
 
+/** Rows are HourlyRow; parameters as HOURS_OF_RANGE's. */
+const HOURLY = `
+  SELECT ${isoTimestamp('h.hour')} AS "timestamp",
+         ${num(average('battery_voltage'), 'averageBatteryVoltage')},
+         ${num(average('state_of_charge'), 'averageStateOfCharge')},
+         ${num(average('solar_power'), 'averageSolarPower')},
+         ${num(average('load_percentage'), 'averageLoadPercentage')},
+         ${num(average('load_power'), 'averageLoadPower')},
+         ${num('max(h.max_solar_power)', 'maxSolarPower')},
+         ${num('max(h.max_load_power)', 'maxLoadPower')},
+         ${num('min(h.min_state_of_charge)', 'minStateOfCharge')},
+         ${int('sum(h.sample_count)', 'sampleCount')}
+    FROM (${HOURS_OF_RANGE}) h
+   GROUP BY h.hour ORDER BY h.hour`;
+
 const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
   const whole = wholeHoursOf(range);
   return [sunSourceId, range.start, range.end, whole.from, whole.to];
@@ -133,9 +148,9 @@ export class TelemetryQueryRepository {
     return rows[0];
   }
 
-  /** Newest first, at most `limit`. */
-  history(sunSourceId: string, range: TimeRange, limit: number): Promise<SunSourceMetrics[]> {
-    return this.reads.query(
+  /** Newest first, at most `limit`: SunSourceMetrics[], encoded. */
+  history(sunSourceId: string, range: TimeRange, limit: number): Promise<JsonText> {
+    return this.reads.queryJson(
       `SELECT ${metricsColumns('t')} FROM telemetry t
         WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
         ORDER BY t.ts DESC LIMIT $4`,
@@ -157,21 +172,12 @@ export class TelemetryQueryRepository {
   }
 
   hourly(sunSourceId: string, range: TimeRange): Promise<HourlyRow[]> {
-    return this.reads.query(
-      `SELECT h.hour AS "hour",
-              ${num(average('battery_voltage'), 'averageBatteryVoltage')},
-              ${num(average('state_of_charge'), 'averageStateOfCharge')},
-              ${num(average('solar_power'), 'averageSolarPower')},
-              ${num(average('load_percentage'), 'averageLoadPercentage')},
-              ${num(average('load_power'), 'averageLoadPower')},
-              ${num('max(h.max_solar_power)', 'maxSolarPower')},
-              ${num('max(h.max_load_power)', 'maxLoadPower')},
-              ${num('min(h.min_state_of_charge)', 'minStateOfCharge')},
-              ${int('sum(h.sample_count)', 'sampleCount')}
-         FROM (${HOURS_OF_RANGE}) h
-        GROUP BY 1 ORDER BY 1`,
-      hoursOfRangeParameters(sunSourceId, range),
-    );
+    return this.reads.query(HOURLY, hoursOfRangeParameters(sunSourceId, range));
+  }
+
+  /** `hourly`, encoded. */
+  hourlyJson(sunSourceId: string, range: TimeRange): Promise<JsonText> {
+    return this.reads.queryJson(HOURLY, hoursOfRangeParameters(sunSourceId, range));
   }
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {

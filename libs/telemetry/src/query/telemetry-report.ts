@@ -26,18 +26,7 @@ export interface ReportSummary {
 }
 
 /** One UTC hour of the report: SunSourceHistoricalDataDto plus load power and the sample count. */
-export interface ReportHour {
-  timestamp: string;
-  averageBatteryVoltage: number | null;
-  averageStateOfCharge: number | null;
-  averageSolarPower: number | null;
-  averageLoadPercentage: number | null;
-  averageLoadPower: number | null;
-  maxSolarPower: number | null;
-  maxLoadPower: number | null;
-  minStateOfCharge: number | null;
-  sampleCount: number;
-}
+export type ReportHour = HourlyRow;
 
 export interface ReportInput {
   source: { name: string; iconUrl: string | null };
@@ -47,7 +36,7 @@ export interface ReportInput {
   generatedAt: Date;
   totals: RangeSummaryRow;
   days: readonly DailyRow[];
-  hours: readonly HourlyRow[];
+  hours: HourlyRow[];
   modes: ReadonlyArray<{ mode: string; count: number }>;
 }
 
@@ -83,21 +72,6 @@ export function buildReport(input: ReportInput): TelemetryReport {
         percentage: Math.round((mode.count / withMode) * 10_000) / 100,
       })),
     },
-    hourlyData: input.hours.map(toReportHour),
-  };
-}
-
-export function toReportHour(hour: HourlyRow): ReportHour {
-  return {
-    timestamp: hour.hour.toISOString(),
-    averageBatteryVoltage: hour.averageBatteryVoltage,
-    averageStateOfCharge: hour.averageStateOfCharge,
-    averageSolarPower: hour.averageSolarPower,
-    averageLoadPercentage: hour.averageLoadPercentage,
-    averageLoadPower: hour.averageLoadPower,
-    maxSolarPower: hour.maxSolarPower,
-    maxLoadPower: hour.maxLoadPower,
-    minStateOfCharge: hour.minStateOfCharge,
-    sampleCount: hour.sampleCount,
+    hourlyData: input.hours,
   };
 }
