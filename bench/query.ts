@@ -294,7 +294,7 @@ function queryCases(dataset: Dataset, owner: HttpTarget): QueryCase[] {
       method: 'GET',
       path: `${metrics}/daily-summary?${query(60)}`,
       target: owner,
-      statements: () => captured.daily(source, range(60)),
+      statements: () => captured.dailySummaries(source, range(60)),
     },
     {
       name: 'daily-400d',

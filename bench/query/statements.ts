@@ -69,6 +69,12 @@ export class CapturedStatements {
     return this.capture((repository) => repository.hourly(sourceId, range));
   }
 
+  /** Up to 60 days: the days as they are sent. */
+  dailySummaries(sourceId: string, range: TimeRange): Promise<Statement[]> {
+    return this.capture((repository) => repository.dailySummaries(sourceId, range));
+  }
+
+  /** Beyond 60 days: the days the weeks are computed from. */
   daily(sourceId: string, range: TimeRange): Promise<Statement[]> {
     return this.capture((repository) => repository.daily(sourceId, range));
   }

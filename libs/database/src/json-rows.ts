@@ -4,6 +4,9 @@ import type { FieldDef } from 'pg';
 /** A JSON document already encoded, to be sent as it is. */
 export type JsonText = string & { readonly __encodedJson: unique symbol };
 
+/** `JSON.stringify(value)`, for handlers whose other answers are encoded by `jsonArrayOf`. */
+export const encodeJson = (value: unknown): JsonText => JSON.stringify(value) as JsonText;
+
 /** pg's query option that leaves every value as PostgreSQL's text (`jsonArrayOf` encodes it). */
 export const AS_TEXT = { getTypeParser: () => (text: string) => text };
 

@@ -87,6 +87,7 @@ export class MetricsController {
   }
 
   @Get(':sunSourceId/daily-summary')
+  @SendsEncodedJson()
   @ApiOkResponse({
     type: DailySummaryDto,
     isArray: true,
@@ -96,7 +97,7 @@ export class MetricsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: TimeRangeQueryDto,
-  ): Promise<DailySummaryDto[]> {
+  ): Promise<JsonText> {
     return this.queries.dailySummary(user.id, id, { start: query.startTime, end: query.endTime });
   }
 }

@@ -11,6 +11,8 @@ export type SourceDeviceCredentials = Pick<
   'id' | 'connectionType' | 'isActive' | 'mqttApiKeyEncrypted' | 'webhookSecretEncrypted'
 >;
 
+export type SourceHeading = Pick<SunSourceEntity, 'name' | 'iconUrl'>;
+
 export type SunSourceFields = Omit<
   SunSourceEntity,
   'id' | 'userId' | 'powerGroup' | 'createdAt' | 'updatedAt'
@@ -58,6 +60,15 @@ export class SunSourceRepository {
       ownerId,
     ]);
     return rows.length > 0;
+  }
+
+  /** What a report shows of an owner's source, or null when it is not theirs. */
+  async findOwnedHeading(ownerId: string, id: string): Promise<SourceHeading | null> {
+    const [row] = await this.prepared.query<SourceHeading>(
+      `SELECT name, icon_url AS "iconUrl" FROM sun_sources WHERE id = $1 AND user_id = $2`,
+      [id, ownerId],
+    );
+    return row ?? null;
   }
 
   listOwned(ownerId: string, powerGroupId?: string): Promise<SunSourceEntity[]> {

@@ -1,4 +1,4 @@
-import { isoWeekStart, toDailySummary, weeklySummaries } from './daily-summary';
+import { isoWeekStart, weeklySummaries } from './daily-summary';
 import { DailyRow } from './telemetry-query.repository';
 
 function day(date: string, overrides: Partial<DailyRow> = {}): DailyRow {
@@ -77,24 +77,5 @@ describe('weeklySummaries', () => {
     ]);
     expect(week.gridFreqAvg).toBe(49.9);
     expect(week.energyProduced).toBeNull();
-  });
-
-  it('maps a single day unchanged to the daily shape', () => {
-    expect(toDailySummary(day('2026-11-23'))).toEqual({
-      date: '2026-11-23',
-      solarPowerAvg: 100,
-      solarPowerMax: 150,
-      loadPowerAvg: 50,
-      loadPowerMax: 80,
-      socAvg: 60,
-      socMin: 40,
-      socMax: 80,
-      voltageAvg: 50,
-      gridVoltageAvg: 230,
-      gridFreqAvg: 50,
-      energyProduced: 10,
-      energyConsumed: 5,
-      sampleCount: 2,
-    });
   });
 });

@@ -18,25 +18,6 @@ export interface DailySummary {
   sampleCount: number;
 }
 
-export function toDailySummary(day: DailyRow): DailySummary {
-  return {
-    date: day.day.toISOString().slice(0, 10),
-    solarPowerAvg: day.solarPowerAvg,
-    solarPowerMax: day.solarPowerMax,
-    loadPowerAvg: day.loadPowerAvg,
-    loadPowerMax: day.loadPowerMax,
-    socAvg: day.socAvg,
-    socMin: day.socMin,
-    socMax: day.socMax,
-    voltageAvg: day.voltageAvg,
-    gridVoltageAvg: day.gridVoltageAvg,
-    gridFreqAvg: day.gridFreqAvg,
-    energyProduced: day.energyProduced,
-    energyConsumed: day.energyConsumed,
-    sampleCount: day.sampleCount,
-  };
-}
-
 /** Monday (UTC) of the ISO week holding `day`, as `YYYY-MM-DD`. */
 export function isoWeekStart(day: Date): string {
   const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { JsonText } from '@solar/database';
+import { encodeJson, JsonText } from '@solar/database';
 import {
   BadRequestError,
   Clock,
   NotFoundError,
   SUN_SOURCE_NOT_FOUND,
-  SunSourceEntity,
+  SourceHeading,
   SunSourceRepository,
 } from '@solar/domain';
-import { DailySummary, toDailySummary, weeklySummaries } from './daily-summary';
+import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
 import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
 import { buildReport, TelemetryReport } from './telemetry-report';
@@ -105,18 +105,15 @@ export class TelemetryQueries {
   }
 
   /** UTC days, or ISO weeks when the range exceeds 60 days; at most 400 days. */
-  async dailySummary(
-    ownerId: string,
-    sunSourceId: string,
-    requested: RequestedRange,
-  ): Promise<DailySummary[]> {
+  async dailySummary(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<JsonText> {
     return this.whenOwned(ownerId, sunSourceId, async () => {
       const range = this.range(requested, 7 * DAY);
       const length = range.end.getTime() - range.start.getTime();
       if (length > QueryLimits.dailySummaryRangeDays * DAY)
         throw new BadRequestError('Range exceeds 400 days');
-      const days = await this.telemetry.daily(sunSourceId, range);
-      return length > QueryLimits.weeklyAboveDays * DAY ? weeklySummaries(days) : days.map(toDailySummary);
+      if (length <= QueryLimits.weeklyAboveDays * DAY)
+        return this.telemetry.dailySummaries(sunSourceId, range);
+      return encodeJson(weeklySummaries(await this.telemetry.daily(sunSourceId, range)));
     });
   }
 
@@ -140,8 +137,8 @@ export class TelemetryQueries {
     period: ReportPeriod,
     custom: RequestedRange,
   ): Promise<TelemetryReport> {
-    const ownedSource = this.ownedSource(ownerId, sunSourceId);
-    const [source, { range, totals, days, hours, modes }] = await inOrder(ownedSource, async () => {
+    const heading = this.ownedHeading(ownerId, sunSourceId);
+    const [source, { range, totals, days, hours, modes }] = await inOrder(heading, async () => {
       const range = this.reportRange(period, custom);
       const [totals, days, hours, modes] = await Promise.all([
         this.telemetry.summary(sunSourceId, range),
@@ -152,7 +149,7 @@ export class TelemetryQueries {
       return { range, totals, days, hours, modes };
     });
     return buildReport({
-      source: { name: source.name, iconUrl: source.iconUrl },
+      source,
       period,
       start: range.start,
       end: range.end,
@@ -215,13 +212,13 @@ export class TelemetryQueries {
     return answer;
   }
 
-  async ownedSource(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {
-    const source = await this.sources.findOwned(ownerId, sunSourceId);
-    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    return source;
+  private async ownedHeading(ownerId: string, sunSourceId: string): Promise<SourceHeading> {
+    const heading = await this.sources.findOwnedHeading(ownerId, sunSourceId);
+    if (!heading) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return heading;
   }
 
-  /** `ownedSource` for callers that need no more than the verdict: one indexed probe. */
+  /** The ownership verdict alone: one indexed probe. */
   async assertOwned(ownerId: string, sunSourceId: string): Promise<void> {
     if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }

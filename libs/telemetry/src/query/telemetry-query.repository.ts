@@ -122,6 +122,24 @@ const HOURLY = `
     FROM (${HOURS_OF_RANGE}) h
    GROUP BY h.hour ORDER BY h.hour`;
 
+const DAY_OF_HOUR = `date_trunc('day', h.hour, 'UTC')`;
+
+/** Rows are DailySummary (the days of up to 60 days); parameters as HOURS_OF_RANGE's. */
+const DAILY_SUMMARIES = `
+  SELECT to_char(${DAY_OF_HOUR} AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "date",
+         ${num(average('solar_power'), 'solarPowerAvg')}, ${num('max(h.max_solar_power)', 'solarPowerMax')},
+         ${num(average('load_power'), 'loadPowerAvg')}, ${num('max(h.max_load_power)', 'loadPowerMax')},
+         ${num(average('state_of_charge'), 'socAvg')},
+         ${num('min(h.min_state_of_charge)', 'socMin')}, ${num('max(h.max_state_of_charge)', 'socMax')},
+         ${num(average('battery_voltage'), 'voltageAvg')},
+         ${num(average('grid_voltage'), 'gridVoltageAvg')},
+         ${num(average('grid_frequency'), 'gridFreqAvg')},
+         ${num('max(h.max_daily_energy_produced)', 'energyProduced')},
+         ${num('max(h.max_daily_energy_consumed)', 'energyConsumed')},
+         ${int('sum(h.sample_count)', 'sampleCount')}
+    FROM (${HOURS_OF_RANGE}) h
+   GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`;
+
 const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
   const whole = wholeHoursOf(range);
   return [sunSourceId, range.start, range.end, whole.from, whole.to];
@@ -180,9 +198,14 @@ export class TelemetryQueryRepository {
     return this.reads.queryJson(HOURLY, hoursOfRangeParameters(sunSourceId, range));
   }
 
+  /** The UTC days of the range as DailySummaryDto[], encoded. */
+  dailySummaries(sunSourceId: string, range: TimeRange): Promise<JsonText> {
+    return this.reads.queryJson(DAILY_SUMMARIES, hoursOfRangeParameters(sunSourceId, range));
+  }
+
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
     return this.reads.query(
-      `SELECT date_trunc('day', h.hour, 'UTC') AS "day",
+      `SELECT ${DAY_OF_HOUR} AS "day",
               ${int('sum(h.sample_count)', 'sampleCount')},
               ${num(average('solar_power'), 'solarPowerAvg')}, ${int(valueCount('solar_power'), 'solarPowerCount')},
               ${num('max(h.max_solar_power)', 'solarPowerMax')},
