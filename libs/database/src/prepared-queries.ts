@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { AS_TEXT, jsonArrayOf, JsonText } from './json-rows';
+import { jsonArrayOf, JsonText } from './json-rows';
 
 /** The pg pool behind TypeORM's PostgreSQL data source, for what TypeORM cannot do (cursors, named statements). */
 export function pgPool(dataSource: DataSource): Pool {
@@ -13,7 +13,7 @@ export function pgPool(dataSource: DataSource): Pool {
 /** Anything that runs a parameterized statement and returns its rows. */
 export interface SqlRunner {
   query<T = unknown>(text: string, values?: unknown[]): Promise<T[]>;
-  /** The rows as the JSON array `JSON.stringify(await query(text, values))` would be. */
+  /** The rows of a statement selecting one `jsonObject` each, as a JSON array. */
   queryJson(text: string, values?: unknown[]): Promise<JsonText>;
 }
 
@@ -35,16 +35,15 @@ export class PreparedQueries implements SqlRunner {
     return result.rows as T[];
   }
 
-  /** Large answers go out as PostgreSQL wrote them: parsing and re-formatting every number was most of their cost. */
+  /** A statement selecting one `jsonObject` per row: its rows as a JSON array, joined. */
   async queryJson(text: string, values: unknown[] = []): Promise<JsonText> {
-    const result = await pgPool(this.dataSource).query<string[]>({
+    const result = await pgPool(this.dataSource).query<[string]>({
       name: this.nameOf(text),
       text,
       values,
       rowMode: 'array',
-      types: AS_TEXT,
     });
-    return jsonArrayOf(result.fields, result.rows);
+    return jsonArrayOf(result.rows);
   }
 
   private nameOf(text: string): string {

@@ -1,3 +1,4 @@
+import type { JsonColumn } from '@solar/database';
 import { CODE_FIELDS, NUMERIC_FIELDS, NumericField, TEXT_FIELDS } from '../telemetry-fields';
 
 /** The numeric fields of SunSourceMetricsDto (SPEC.md §2.3), in its order. */
@@ -41,16 +42,22 @@ const columnOf = (name: string) =>
   [...NUMERIC_FIELDS, ...TEXT_FIELDS, ...CODE_FIELDS].find((field) => field.name === name)!.column;
 
 /**
- * The SELECT list whose rows are SunSourceMetrics as they are sent, keys in the DTO's order, for
- * a table aliased `alias`: the timestamp is formatted by PostgreSQL exactly as `toISOString`
- * would (UTC, milliseconds), so a thousand-row history needs no per-row work here.
+ * SunSourceMetrics as stored in a table aliased `alias`, keys in the DTO's order: the timestamp
+ * is formatted by PostgreSQL exactly as `toISOString` would (UTC, milliseconds).
  */
-export function metricsColumns(alias = 't'): string {
+export function metricsColumns(alias = 't'): JsonColumn[] {
   return [
-    `${alias}.sun_source_id AS "sunSourceId"`,
-    `${isoTimestamp(`${alias}.ts`)} AS "timestamp"`,
-    ...[...METRICS_NUMERIC_FIELDS, 'operatingMode', 'deviceStatus', 'faultCodes', 'warningCodes'].map(
-      (name) => `${alias}.${columnOf(name)} AS "${name}"`,
-    ),
-  ].join(', ');
+    { key: 'sunSourceId', sql: `${alias}.sun_source_id`, kind: 'value' },
+    { key: 'timestamp', sql: isoTimestamp(`${alias}.ts`), kind: 'value' },
+    ...METRICS_NUMERIC_FIELDS.map((key): JsonColumn => ({
+      key,
+      sql: `${alias}.${columnOf(key)}`,
+      kind: 'number',
+    })),
+    ...['operatingMode', 'deviceStatus', 'faultCodes', 'warningCodes'].map((key): JsonColumn => ({
+      key,
+      sql: `${alias}.${columnOf(key)}`,
+      kind: 'value',
+    })),
+  ];
 }

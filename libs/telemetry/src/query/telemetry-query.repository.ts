@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { JsonText, PreparedQueries, SqlRunner } from '@solar/database';
+import { JsonColumn, jsonObject, JsonText, PreparedQueries, selectList, SqlRunner } from '@solar/database';
 import {
   AveragedColumn,
   countColumn,
@@ -79,10 +79,6 @@ export interface SourceActivity {
   lastMessageTime: Date | null;
 }
 
-// PostgreSQL returns bigint and numeric aggregates as strings; every figure here fits a double.
-const num = (expression: string, name: string) => `(${expression})::float8 AS "${name}"`;
-const int = (expression: string, name: string) => `(${expression})::int AS "${name}"`;
-
 /**
  * One row per UTC hour of a source's data in a range, in `telemetry_hourly`'s columns: the whole
  * hours from the rollup, the partial hours at either end aggregated from the raw rows (two range
@@ -107,38 +103,88 @@ const average = (column: AveragedColumn) =>
   `sum(h.${sumColumn(column)}) / nullif(sum(h.${countColumn(column)}), 0)::float8`;
 const valueCount = (column: AveragedColumn) => `sum(h.${countColumn(column)})`;
 
-/** Rows are HourlyRow; parameters as HOURS_OF_RANGE's. */
-const HOURLY = `
-  SELECT ${isoTimestamp('h.hour')} AS "timestamp",
-         ${num(average('battery_voltage'), 'averageBatteryVoltage')},
-         ${num(average('state_of_charge'), 'averageStateOfCharge')},
-         ${num(average('solar_power'), 'averageSolarPower')},
-         ${num(average('load_percentage'), 'averageLoadPercentage')},
-         ${num(average('load_power'), 'averageLoadPower')},
-         ${num('max(h.max_solar_power)', 'maxSolarPower')},
-         ${num('max(h.max_load_power)', 'maxLoadPower')},
-         ${num('min(h.min_state_of_charge)', 'minStateOfCharge')},
-         ${int('sum(h.sample_count)', 'sampleCount')}
-    FROM (${HOURS_OF_RANGE}) h
-   GROUP BY h.hour ORDER BY h.hour`;
+// Columns of aggregates: PostgreSQL gives numeric for sums and averages of doubles, and bigint
+// for counts; every figure here fits a double.
+const float = (key: string, expression: string): JsonColumn => ({
+  key,
+  sql: `(${expression})::float8`,
+  kind: 'number',
+});
+const integer = (key: string, expression: string): JsonColumn => ({
+  key,
+  sql: `(${expression})::int`,
+  kind: 'number',
+});
+
+/** HourlyRow, over rows of HOURS_OF_RANGE grouped by hour. */
+const HOURLY_COLUMNS: JsonColumn[] = [
+  { key: 'timestamp', sql: isoTimestamp('h.hour'), kind: 'value' },
+  float('averageBatteryVoltage', average('battery_voltage')),
+  float('averageStateOfCharge', average('state_of_charge')),
+  float('averageSolarPower', average('solar_power')),
+  float('averageLoadPercentage', average('load_percentage')),
+  float('averageLoadPower', average('load_power')),
+  float('maxSolarPower', 'max(h.max_solar_power)'),
+  float('maxLoadPower', 'max(h.max_load_power)'),
+  float('minStateOfCharge', 'min(h.min_state_of_charge)'),
+  integer('sampleCount', 'sum(h.sample_count)'),
+];
+const HOURS = `FROM (${HOURS_OF_RANGE}) h GROUP BY h.hour ORDER BY h.hour`;
 
 const DAY_OF_HOUR = `date_trunc('day', h.hour, 'UTC')`;
 
-/** Rows are DailySummary (the days of up to 60 days); parameters as HOURS_OF_RANGE's. */
-const DAILY_SUMMARIES = `
-  SELECT to_char(${DAY_OF_HOUR} AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "date",
-         ${num(average('solar_power'), 'solarPowerAvg')}, ${num('max(h.max_solar_power)', 'solarPowerMax')},
-         ${num(average('load_power'), 'loadPowerAvg')}, ${num('max(h.max_load_power)', 'loadPowerMax')},
-         ${num(average('state_of_charge'), 'socAvg')},
-         ${num('min(h.min_state_of_charge)', 'socMin')}, ${num('max(h.max_state_of_charge)', 'socMax')},
-         ${num(average('battery_voltage'), 'voltageAvg')},
-         ${num(average('grid_voltage'), 'gridVoltageAvg')},
-         ${num(average('grid_frequency'), 'gridFreqAvg')},
-         ${num('max(h.max_daily_energy_produced)', 'energyProduced')},
-         ${num('max(h.max_daily_energy_consumed)', 'energyConsumed')},
-         ${int('sum(h.sample_count)', 'sampleCount')}
-    FROM (${HOURS_OF_RANGE}) h
-   GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`;
+/** DailySummary (SPEC.md §2.5) of each UTC day, over rows of HOURS_OF_RANGE grouped by day. */
+const DAILY_SUMMARY_COLUMNS: JsonColumn[] = [
+  { key: 'date', sql: `to_char(${DAY_OF_HOUR} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`, kind: 'value' },
+  float('solarPowerAvg', average('solar_power')),
+  float('solarPowerMax', 'max(h.max_solar_power)'),
+  float('loadPowerAvg', average('load_power')),
+  float('loadPowerMax', 'max(h.max_load_power)'),
+  float('socAvg', average('state_of_charge')),
+  float('socMin', 'min(h.min_state_of_charge)'),
+  float('socMax', 'max(h.max_state_of_charge)'),
+  float('voltageAvg', average('battery_voltage')),
+  float('gridVoltageAvg', average('grid_voltage')),
+  float('gridFreqAvg', average('grid_frequency')),
+  float('energyProduced', 'max(h.max_daily_energy_produced)'),
+  float('energyConsumed', 'max(h.max_daily_energy_consumed)'),
+  integer('sampleCount', 'sum(h.sample_count)'),
+];
+
+/** DailyRow but its day, over rows of HOURS_OF_RANGE grouped by day. */
+const DAILY_COLUMNS: JsonColumn[] = [
+  integer('sampleCount', 'sum(h.sample_count)'),
+  float('solarPowerAvg', average('solar_power')),
+  integer('solarPowerCount', valueCount('solar_power')),
+  float('solarPowerMax', 'max(h.max_solar_power)'),
+  float('loadPowerAvg', average('load_power')),
+  integer('loadPowerCount', valueCount('load_power')),
+  float('loadPowerMax', 'max(h.max_load_power)'),
+  float('socAvg', average('state_of_charge')),
+  integer('socCount', valueCount('state_of_charge')),
+  float('socMin', 'min(h.min_state_of_charge)'),
+  float('socMax', 'max(h.max_state_of_charge)'),
+  float('voltageAvg', average('battery_voltage')),
+  integer('voltageCount', valueCount('battery_voltage')),
+  float('gridVoltageAvg', average('grid_voltage')),
+  integer('gridVoltageCount', valueCount('grid_voltage')),
+  float('gridFreqAvg', average('grid_frequency')),
+  integer('gridFreqCount', valueCount('grid_frequency')),
+  float('energyProduced', 'max(h.max_daily_energy_produced)'),
+  float('energyConsumed', 'max(h.max_daily_energy_consumed)'),
+];
+
+/** RangeSummaryRow, over all rows of HOURS_OF_RANGE. */
+const SUMMARY_COLUMNS: JsonColumn[] = [
+  integer('dataPoints', 'coalesce(sum(h.sample_count), 0)'),
+  float('avgSolarPower', average('solar_power')),
+  float('maxSolarPower', 'max(h.max_solar_power)'),
+  float('avgStateOfCharge', average('state_of_charge')),
+  float('minStateOfCharge', 'min(h.min_state_of_charge)'),
+  float('avgBatteryVoltage', average('battery_voltage')),
+  float('avgLoadPower', average('load_power')),
+  float('maxLoadPower', 'max(h.max_load_power)'),
+];
 
 const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
   const whole = wholeHoursOf(range);
@@ -160,7 +206,7 @@ export class TelemetryQueryRepository {
 
   async latest(sunSourceId: string): Promise<SunSourceMetrics | undefined> {
     const rows: SunSourceMetrics[] = await this.reads.query(
-      `SELECT ${metricsColumns('t')} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`,
+      `SELECT ${selectList(metricsColumns('t'))} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`,
       [sunSourceId],
     );
     return rows[0];
@@ -169,7 +215,7 @@ export class TelemetryQueryRepository {
   /** Newest first, at most `limit`: SunSourceMetrics[], encoded. */
   history(sunSourceId: string, range: TimeRange, limit: number): Promise<JsonText> {
     return this.reads.queryJson(
-      `SELECT ${metricsColumns('t')} FROM telemetry t
+      `SELECT ${jsonObject(metricsColumns('t'))} FROM telemetry t
         WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
         ORDER BY t.ts DESC LIMIT $4`,
       [sunSourceId, range.start, range.end, limit],
@@ -181,7 +227,7 @@ export class TelemetryQueryRepository {
     return this.reads.query(
       `SELECT l.* FROM sun_sources s
          CROSS JOIN LATERAL (
-           SELECT ${metricsColumns('t')} FROM telemetry t
+           SELECT ${selectList(metricsColumns('t'))} FROM telemetry t
             WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l
         WHERE s.user_id = $1 AND ($2::uuid[] IS NULL OR s.id = ANY($2::uuid[]))
         ORDER BY s.created_at, s.id`,
@@ -190,35 +236,32 @@ export class TelemetryQueryRepository {
   }
 
   hourly(sunSourceId: string, range: TimeRange): Promise<HourlyRow[]> {
-    return this.reads.query(HOURLY, hoursOfRangeParameters(sunSourceId, range));
+    return this.reads.query(
+      `SELECT ${selectList(HOURLY_COLUMNS)} ${HOURS}`,
+      hoursOfRangeParameters(sunSourceId, range),
+    );
   }
 
   /** `hourly`, encoded. */
   hourlyJson(sunSourceId: string, range: TimeRange): Promise<JsonText> {
-    return this.reads.queryJson(HOURLY, hoursOfRangeParameters(sunSourceId, range));
+    return this.reads.queryJson(
+      `SELECT ${jsonObject(HOURLY_COLUMNS)} ${HOURS}`,
+      hoursOfRangeParameters(sunSourceId, range),
+    );
   }
 
   /** The UTC days of the range as DailySummaryDto[], encoded. */
   dailySummaries(sunSourceId: string, range: TimeRange): Promise<JsonText> {
-    return this.reads.queryJson(DAILY_SUMMARIES, hoursOfRangeParameters(sunSourceId, range));
+    return this.reads.queryJson(
+      `SELECT ${jsonObject(DAILY_SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h
+        GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`,
+      hoursOfRangeParameters(sunSourceId, range),
+    );
   }
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
     return this.reads.query(
-      `SELECT ${DAY_OF_HOUR} AS "day",
-              ${int('sum(h.sample_count)', 'sampleCount')},
-              ${num(average('solar_power'), 'solarPowerAvg')}, ${int(valueCount('solar_power'), 'solarPowerCount')},
-              ${num('max(h.max_solar_power)', 'solarPowerMax')},
-              ${num(average('load_power'), 'loadPowerAvg')}, ${int(valueCount('load_power'), 'loadPowerCount')},
-              ${num('max(h.max_load_power)', 'loadPowerMax')},
-              ${num(average('state_of_charge'), 'socAvg')}, ${int(valueCount('state_of_charge'), 'socCount')},
-              ${num('min(h.min_state_of_charge)', 'socMin')}, ${num('max(h.max_state_of_charge)', 'socMax')},
-              ${num(average('battery_voltage'), 'voltageAvg')}, ${int(valueCount('battery_voltage'), 'voltageCount')},
-              ${num(average('grid_voltage'), 'gridVoltageAvg')}, ${int(valueCount('grid_voltage'), 'gridVoltageCount')},
-              ${num(average('grid_frequency'), 'gridFreqAvg')}, ${int(valueCount('grid_frequency'), 'gridFreqCount')},
-              ${num('max(h.max_daily_energy_produced)', 'energyProduced')},
-              ${num('max(h.max_daily_energy_consumed)', 'energyConsumed')}
-         FROM (${HOURS_OF_RANGE}) h
+      `SELECT ${DAY_OF_HOUR} AS "day", ${selectList(DAILY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h
         GROUP BY 1 ORDER BY 1`,
       hoursOfRangeParameters(sunSourceId, range),
     );
@@ -226,12 +269,7 @@ export class TelemetryQueryRepository {
 
   async summary(sunSourceId: string, range: TimeRange): Promise<RangeSummaryRow> {
     const [row]: RangeSummaryRow[] = await this.reads.query(
-      `SELECT ${int('coalesce(sum(h.sample_count), 0)', 'dataPoints')},
-              ${num(average('solar_power'), 'avgSolarPower')}, ${num('max(h.max_solar_power)', 'maxSolarPower')},
-              ${num(average('state_of_charge'), 'avgStateOfCharge')}, ${num('min(h.min_state_of_charge)', 'minStateOfCharge')},
-              ${num(average('battery_voltage'), 'avgBatteryVoltage')},
-              ${num(average('load_power'), 'avgLoadPower')}, ${num('max(h.max_load_power)', 'maxLoadPower')}
-         FROM (${HOURS_OF_RANGE}) h`,
+      `SELECT ${selectList(SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h`,
       hoursOfRangeParameters(sunSourceId, range),
     );
     return row;
