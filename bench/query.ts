@@ -492,7 +492,6 @@ async function exportFloor(
   to: Date,
 ): Promise<{ seconds: number; rowsPerSecond: number; note: string } | undefined> {
   const captured = await captureExportStatement(options.appRoot, {
-    ownerId: dataset.other.id,
     sunSourceId: dataset.fineSourceId,
     from,
     to,

@@ -104,7 +104,6 @@ export class CapturedStatements {
 export async function captureExportStatement(
   appRoot: string,
   range: {
-    ownerId: string;
     sunSourceId: string;
     from: Date;
     to: Date;

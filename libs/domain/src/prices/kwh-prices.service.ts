@@ -43,6 +43,6 @@ export class KwhPricesService {
   }
 
   private async assertOwnSource(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.sources.findOwned(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }

@@ -69,7 +69,7 @@ export class SharingService {
   }
 
   private async ownedSource(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.sources.findOwned(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }
 

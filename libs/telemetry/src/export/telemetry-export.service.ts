@@ -79,14 +79,13 @@ export class TelemetryExportService {
     if (endDate.getTime() - startDate.getTime() > MAX_EXPORT_RANGE_MS) {
       throw new BadRequestError(EXPORT_RANGE_TOO_LONG);
     }
-    const source = await this.sources.findOwned(request.ownerId, request.sunSourceId);
+    const source = await this.sources.findOwnedHeading(request.ownerId, request.sunSourceId);
     if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
 
     const releaseSlot = await this.slots.acquire();
     const cursor = await this.repository
       .open({
-        ownerId: request.ownerId,
-        sunSourceId: source.id,
+        sunSourceId: request.sunSourceId,
         from: startDate,
         to: endDate,
         limit: this.rowLimit,
@@ -112,8 +111,10 @@ export class TelemetryExportService {
       // Break the transfer off: a response ended normally here would look complete.
       rows.destroy();
       destination?.destroy();
-      if (isClientGone(error)) this.logger.debug(`export of ${source.id} stopped: the client went away`);
-      else this.logger.error({ err: error, sunSourceId: source.id }, 'export failed while streaming');
+      if (isClientGone(error))
+        this.logger.debug(`export of ${request.sunSourceId} stopped: the client went away`);
+      else
+        this.logger.error({ err: error, sunSourceId: request.sunSourceId }, 'export failed while streaming');
     } finally {
       // Normally the rows have closed already; this only makes sure a slot can never leak.
       releaseSlot();

@@ -64,7 +64,7 @@ export class TelemetryDownsampler {
 
   /** One of the caller's sources, on demand (`POST /api/sunsourcedata/downsample/{id}`). */
   async downsampleOwned(ownerId: string, sunSourceId: string, now: Date): Promise<DownsampleResult> {
-    if (!(await this.sources.findOwned(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     const cutoff = new Date(now.getTime() - DOWNSAMPLE_AFTER_DAYS * 86_400_000);
     return this.dataSource.transaction((manager) => this.compact(manager, sunSourceId, cutoff));
   }
