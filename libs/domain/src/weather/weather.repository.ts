@@ -125,6 +125,15 @@ export class WeatherRepository {
     );
   }
 
+  /** Whether any hour of `[from, to)` is stored. */
+  async hasHours(sunSourceId: string, from: Date, to: Date): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM weather_hourly WHERE sun_source_id = $1 AND ts >= $2 AND ts < $3 LIMIT 1`,
+      [sunSourceId, from, to],
+    );
+    return rows.length > 0;
+  }
+
   /** The hourly series in `[from, to)`, ascending. */
   async hours(sunSourceId: string, from: Date, to: Date): Promise<WeatherHour[]> {
     const rows: HourRow[] = await this.dataSource.query(

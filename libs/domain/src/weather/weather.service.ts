@@ -59,6 +59,11 @@ export class WeatherService {
     return this.fetchAndStore(source.id, this.requireCoordinates(source));
   }
 
+  /** Whether any hour of `[from, to)` is stored for the source. */
+  hasHourly(sunSourceId: string, range: { from: Date; to: Date }): Promise<boolean> {
+    return this.weather.hasHours(sunSourceId, range.from, range.to);
+  }
+
   /** The stored hourly series of a source in `[from, to)`, for the forecasting model. */
   hourly(sunSourceId: string, range: { from: Date; to: Date }): Promise<WeatherHour[]> {
     return this.weather.hours(sunSourceId, range.from, range.to);

@@ -220,7 +220,7 @@ export class PredictionRunner {
    */
   private async prepareWeather(source: SunSourceEntity, now: Date): Promise<void> {
     const to = new Date(now.getTime() + DAY_MS);
-    if ((await this.weather.hourly(source.id, { from: now, to })).length > 0) return;
+    if (await this.weather.hasHourly(source.id, { from: now, to })) return;
     try {
       await this.weather.refreshSource(source);
     } catch (error) {
