@@ -3,23 +3,10 @@ import { PredictionJobStore } from './jobs/prediction-job.store';
 import { ForecastModelRepository } from './storage/forecast-model.repository';
 import { PredictionHistoryRepository } from './storage/prediction-history.repository';
 import { PredictionRepository } from './storage/prediction.repository';
-import { ScheduledPredictionSourcesRepository } from './storage/scheduled-prediction-sources.repository';
 
 /** Job records and markers (Redis), models and forecasts (PostgreSQL): shared by api and worker. */
 @Module({
-  providers: [
-    PredictionJobStore,
-    ForecastModelRepository,
-    PredictionRepository,
-    PredictionHistoryRepository,
-    ScheduledPredictionSourcesRepository,
-  ],
-  exports: [
-    PredictionJobStore,
-    ForecastModelRepository,
-    PredictionRepository,
-    PredictionHistoryRepository,
-    ScheduledPredictionSourcesRepository,
-  ],
+  providers: [PredictionJobStore, ForecastModelRepository, PredictionRepository, PredictionHistoryRepository],
+  exports: [PredictionJobStore, ForecastModelRepository, PredictionRepository, PredictionHistoryRepository],
 })
 export class PredictionStorageModule {}

@@ -16,10 +16,4 @@ export class UserSettingRepository {
   async upsert(userId: string, settingType: number, value: '0' | '1'): Promise<void> {
     await this.settings.upsert({ userId, settingType, value }, ['userId', 'settingType']);
   }
-
-  /** Users who turned a setting on (the scheduler's question). */
-  async usersWithEnabled(settingType: number): Promise<string[]> {
-    const rows = await this.settings.find({ select: { userId: true }, where: { settingType, value: '1' } });
-    return rows.map((row) => row.userId);
-  }
 }

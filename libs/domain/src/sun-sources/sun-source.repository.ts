@@ -13,6 +13,9 @@ export type SourceDeviceCredentials = Pick<
 
 export type SourceHeading = Pick<SunSourceEntity, 'name' | 'iconUrl'>;
 
+/** What the scheduler's jobs need of a source to decide and to run. */
+export type ScheduledSource = Pick<SunSourceEntity, 'id' | 'userId' | 'isActive' | 'latitude' | 'longitude'>;
+
 export type SunSourceFields = Omit<
   SunSourceEntity,
   'id' | 'userId' | 'powerGroup' | 'createdAt' | 'updatedAt'
@@ -69,6 +72,17 @@ export class SunSourceRepository {
       [id, ownerId],
     );
     return row ?? null;
+  }
+
+  /** Every source of every user who turned the on/off setting `settingType` on, in a stable order. */
+  sourcesOfUsersWithEnabled(settingType: number): Promise<ScheduledSource[]> {
+    return this.dataSource.query(
+      `SELECT s.id, s.user_id AS "userId", s.is_active AS "isActive", s.latitude, s.longitude
+         FROM sun_sources s
+         JOIN user_settings u ON u.user_id = s.user_id AND u.setting_type = $1 AND u.value = '1'
+        ORDER BY s.user_id, s.created_at, s.id`,
+      [settingType],
+    );
   }
 
   listOwned(ownerId: string, powerGroupId?: string): Promise<SunSourceEntity[]> {

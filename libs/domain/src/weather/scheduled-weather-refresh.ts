@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SettingType } from '../settings/settings.service';
-import { UserSettingRepository } from '../settings/user-setting.repository';
-import { SunSourceEntity } from '../sun-sources/sun-source.entity';
-import { SunSourceRepository } from '../sun-sources/sun-source.repository';
+import { ScheduledSource, SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { WeatherProviderUnavailableError } from './weather.errors';
 import { coordinatesOf, WeatherService } from './weather.service';
 
@@ -27,19 +25,16 @@ export class ScheduledWeatherRefresh {
   private readonly logger = new Logger(ScheduledWeatherRefresh.name);
 
   constructor(
-    private readonly settings: UserSettingRepository,
     private readonly sources: SunSourceRepository,
     private readonly weather: WeatherService,
   ) {}
 
   async run(): Promise<WeatherRefreshCounts> {
     const counts: WeatherRefreshCounts = { refreshed: 0, failed: 0, skipped: 0 };
-    const due: SunSourceEntity[] = [];
-    for (const ownerId of await this.settings.usersWithEnabled(SettingType.AutoUpdateWeatherData)) {
-      for (const source of await this.sources.listOwned(ownerId)) {
-        if (source.isActive && coordinatesOf(source)) due.push(source);
-        else counts.skipped += 1;
-      }
+    const due: ScheduledSource[] = [];
+    for (const source of await this.sources.sourcesOfUsersWithEnabled(SettingType.AutoUpdateWeatherData)) {
+      if (source.isActive && coordinatesOf(source)) due.push(source);
+      else counts.skipped += 1;
     }
     await eachConcurrently(due, CONCURRENCY, async (source) => {
       try {
