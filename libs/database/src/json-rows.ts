@@ -4,6 +4,12 @@ export type JsonText = string & { readonly __encodedJson: unique symbol };
 /** `JSON.stringify(value)`, for handlers whose other answers PostgreSQL encodes. */
 export const encodeJson = (value: unknown): JsonText => JSON.stringify(value) as JsonText;
 
+/** The encoded object `object` with one more key, last, whose value is encoded already. */
+export function withEncodedMember(object: JsonText, key: string, value: JsonText): JsonText {
+  const separator = object === '{}' ? '' : ',';
+  return `${object.slice(0, -1)}${separator}${JSON.stringify(key)}:${value}}` as JsonText;
+}
+
 /**
  * One key of an object that PostgreSQL writes: its SQL expression, and whether that is a number
  * (double precision or integer, finite: every stored figure is bounded at ingestion) or any

@@ -1,7 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
+import { JsonText } from '@solar/database';
 import { Clock } from '@solar/domain';
+import { SendsEncodedJson } from '@solar/platform';
 import { TelemetryDownsampler, TelemetryQueries } from '@solar/telemetry';
 import {
   CountDto,
@@ -27,12 +29,13 @@ export class TelemetryDataController {
   ) {}
 
   @Get('report/:sunSourceId')
+  @SendsEncodedJson()
   @ApiOkResponse({ type: TelemetryReportDto })
   report(
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: ReportQueryDto,
-  ): Promise<TelemetryReportDto> {
+  ): Promise<JsonText> {
     return this.queries.report(user.id, id, query.period, {
       start: query.startDateParam,
       end: query.endDateParam,

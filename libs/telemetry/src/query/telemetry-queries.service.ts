@@ -11,7 +11,7 @@ import {
 import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
 import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
-import { buildReport, TelemetryReport } from './telemetry-report';
+import { buildReport } from './telemetry-report';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -100,7 +100,7 @@ export class TelemetryQueries {
       const longest = QueryLimits.aggregatedRangeDays * DAY;
       if (range.end.getTime() - range.start.getTime() > longest)
         range.start = new Date(range.end.getTime() - longest);
-      return this.telemetry.hourlyJson(sunSourceId, range);
+      return this.telemetry.hourly(sunSourceId, range);
     });
   }
 
@@ -136,7 +136,7 @@ export class TelemetryQueries {
     sunSourceId: string,
     period: ReportPeriod,
     custom: RequestedRange,
-  ): Promise<TelemetryReport> {
+  ): Promise<JsonText> {
     const heading = this.ownedHeading(ownerId, sunSourceId);
     const [source, { range, totals, days, hours, modes }] = await inOrder(heading, async () => {
       const range = this.reportRange(period, custom);

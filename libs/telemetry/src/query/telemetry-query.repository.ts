@@ -235,15 +235,8 @@ export class TelemetryQueryRepository {
     );
   }
 
-  hourly(sunSourceId: string, range: TimeRange): Promise<HourlyRow[]> {
-    return this.reads.query(
-      `SELECT ${selectList(HOURLY_COLUMNS)} ${HOURS}`,
-      hoursOfRangeParameters(sunSourceId, range),
-    );
-  }
-
-  /** `hourly`, encoded. */
-  hourlyJson(sunSourceId: string, range: TimeRange): Promise<JsonText> {
+  /** The UTC hours of the range as HourlyRow[], encoded. */
+  hourly(sunSourceId: string, range: TimeRange): Promise<JsonText> {
     return this.reads.queryJson(
       `SELECT ${jsonObject(HOURLY_COLUMNS)} ${HOURS}`,
       hoursOfRangeParameters(sunSourceId, range),

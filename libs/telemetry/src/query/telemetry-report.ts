@@ -1,3 +1,4 @@
+import { encodeJson, JsonText, withEncodedMember } from '@solar/database';
 import { DailyRow, HourlyRow, RangeSummaryRow } from './telemetry-query.repository';
 
 /** The data report of SPEC.md §2.9. */
@@ -36,7 +37,8 @@ export interface ReportInput {
   generatedAt: Date;
   totals: RangeSummaryRow;
   days: readonly DailyRow[];
-  hours: HourlyRow[];
+  /** ReportHour[], encoded by PostgreSQL. */
+  hours: JsonText;
   modes: ReadonlyArray<{ mode: string; count: number }>;
 }
 
@@ -44,12 +46,12 @@ export interface ReportInput {
  * Energy of a range = the sum, over its UTC days, of each day's highest daily counter
  * (SPEC.md §2.5); mode percentages are of the data points that reported a mode.
  */
-export function buildReport(input: ReportInput): TelemetryReport {
+export function buildReport(input: ReportInput): JsonText {
   const { totals } = input;
   const withMode = input.modes.reduce((total, mode) => total + mode.count, 0);
   const energy = (pick: (day: DailyRow) => number | null) =>
     input.days.reduce((total, day) => total + (pick(day) ?? 0), 0);
-  return {
+  const report: Omit<TelemetryReport, 'hourlyData'> = {
     source: input.source,
     period: input.period,
     startDate: input.start.toISOString(),
@@ -72,6 +74,6 @@ export function buildReport(input: ReportInput): TelemetryReport {
         percentage: Math.round((mode.count / withMode) * 10_000) / 100,
       })),
     },
-    hourlyData: input.hours,
   };
+  return withEncodedMember(encodeJson(report), 'hourlyData', input.hours);
 }
