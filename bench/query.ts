@@ -50,8 +50,10 @@ import { CapturedStatements, captureExportStatement, Statement } from './query/s
  * (p50/p99 of sequential requests on one keep-alive connection) beside its floor: the very SQL
  * the endpoint runs (captured from the api's repository), timed through `pg` on the same
  * database with the same parameters, sent as psql sends it: parsed and planned on every run.
- * (The api prepares its hot reads, so it plans them once per connection.) Then the CSV and Excel exports: rows per second and the
- * api's peak RSS growth. Prints a table and writes bench/results/query-<date>.json.
+ * For the answers PostgreSQL encodes (history, hourly, daily up to 60 days), that SQL writes the
+ * JSON objects: the floor includes the encoding, as the api's time does. (The api prepares its
+ * hot reads, so it plans them once per connection.) Then the CSV and Excel exports: rows per
+ * second and the api's peak RSS growth. Prints a table and writes bench/results/query-<date>.json.
  */
 
 const root = join(__dirname, '..');
