@@ -1,5 +1,6 @@
-import { pipeline, Readable, Transform, TransformCallback, Writable } from 'node:stream';
+import { pipeline, Readable, Writable } from 'node:stream';
 import { NUMERIC_FIELDS } from '../telemetry-fields';
+import { ChunkedTextEncoder } from './chunked-text-encoder';
 import { EXPORT_HEADER, ExportRow, readExportNumbers } from './export-columns';
 import { ExportSummary, TelemetryExportSummary } from './telemetry-export-summary';
 import { ZipStreamWriter } from './zip-stream-writer';
@@ -112,37 +113,21 @@ export async function writeXlsxExport(
   }
 }
 
-/** About this many characters of sheet XML are handed on at a time. */
-const CHUNK_CHARS = 64 * 1024;
-
 /** ExportRows in, the XML of sheet `Data` out; every record also goes into `summary`. */
-class DataSheetEncoder extends Transform {
-  private pending: string;
+class DataSheetEncoder extends ChunkedTextEncoder<ExportRow> {
   private rowNumber = 1;
   private readonly values = new Float64Array(NUMERIC_FIELDS.length);
   private readonly texts = new Array<string>(NUMERIC_FIELDS.length);
 
   constructor(private readonly summary: TelemetryExportSummary) {
-    super({ writableObjectMode: true });
     const widths = EXPORT_HEADER.map((header, index) => (index === 0 ? 24 : Math.max(12, header.length + 2)));
-    this.pending = sheetStart(widths, true) + headerRow(EXPORT_HEADER);
+    super(sheetStart(widths, true) + headerRow(EXPORT_HEADER), SHEET_END);
   }
 
-  override _transform(row: ExportRow, _encoding: BufferEncoding, callback: TransformCallback): void {
+  protected override encode(row: ExportRow): string {
     readExportNumbers(row[1], this.values, this.texts);
     this.summary.add(row[0], this.values);
-    this.pending += this.dataRow(++this.rowNumber, row);
-    if (this.pending.length >= CHUNK_CHARS) {
-      this.push(this.pending, 'utf8');
-      this.pending = '';
-    }
-    callback();
-  }
-
-  override _flush(callback: TransformCallback): void {
-    this.push(this.pending + SHEET_END, 'utf8');
-    this.pending = '';
-    callback();
+    return this.dataRow(++this.rowNumber, row);
   }
 
   private dataRow(rowNumber: number, row: ExportRow): string {
