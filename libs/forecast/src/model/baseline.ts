@@ -1,4 +1,5 @@
 import { Site } from '../forecaster';
+import type { FeatureContext } from './features';
 import { defaultOrientation } from './orientation';
 import { decompose, planeOfArray } from './pv-physics';
 import { HOUR_MS } from './pv-physics';
@@ -77,24 +78,11 @@ export function baselineLoad(timeline: Timeline, hour: number, origin: number): 
   return typicalLoad(localHour);
 }
 
-const loadSums = new WeakMap<Timeline, { sum: Float64Array; count: Float64Array }>();
-
 /** Mean load over the 7 days before the origin (W, at least 50), the scale of the load trees' output. */
-export function loadLevel(timeline: Timeline, origin: number): number {
-  let sums = loadSums.get(timeline);
-  if (!sums) {
-    const sum = new Float64Array(timeline.hours + 1);
-    const count = new Float64Array(timeline.hours + 1);
-    for (let hour = 0; hour < timeline.hours; hour++) {
-      const known = Number.isFinite(timeline.load[hour]);
-      sum[hour + 1] = sum[hour] + (known ? timeline.load[hour] : 0);
-      count[hour + 1] = count[hour] + (known ? 1 : 0);
-    }
-    sums = { sum, count };
-    loadSums.set(timeline, sums);
-  }
-  const to = Math.max(0, Math.min(timeline.hours, origin));
+export function loadLevel(context: FeatureContext, origin: number): number {
+  const { load, loadCount } = context.prefix;
+  const to = Math.max(0, Math.min(context.timeline.hours, origin));
   const from = Math.max(0, to - 168);
-  const count = sums.count[to] - sums.count[from];
-  return count > 0 ? Math.max(50, (sums.sum[to] - sums.sum[from]) / count) : 500;
+  const count = loadCount[to] - loadCount[from];
+  return count > 0 ? Math.max(50, (load[to] - load[from]) / count) : 500;
 }

@@ -146,10 +146,7 @@ function modelLoad(payload: ForecastPayload, context: FeatureContext, hour: numb
   const base = baselineLoad(context.timeline, hour, origin);
   if (!set || !model) return base;
   const correction = predictBoosted(model, featureRows(context, set, [hour], [origin]));
-  return Math.max(
-    0,
-    base + loadLevel(context.timeline, origin) * (Number.isFinite(correction) ? correction : 0),
-  );
+  return Math.max(0, base + loadLevel(context, origin) * (Number.isFinite(correction) ? correction : 0));
 }
 
 function batteryFor(

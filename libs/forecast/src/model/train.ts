@@ -265,9 +265,9 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
       set: 'loadWeather',
       candidates: loadHours.filter((hour) => Number.isFinite(temperature[hour])),
       target: (hour, origin) =>
-        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(timeline, origin),
+        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(context, origin),
       toPower: (hour, output, origin) =>
-        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(timeline, origin) * output),
+        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(context, origin) * output),
       observed: (hour) => load[hour],
       reference: (hour, origin) => baselineLoad(timeline, hour, origin),
     },
@@ -275,9 +275,9 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
       set: 'loadHistory',
       candidates: loadHours,
       target: (hour, origin) =>
-        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(timeline, origin),
+        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(context, origin),
       toPower: (hour, output, origin) =>
-        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(timeline, origin) * output),
+        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(context, origin) * output),
       observed: (hour) => load[hour],
       reference: (hour, origin) => baselineLoad(timeline, hour, origin),
     },
