@@ -150,8 +150,7 @@ function main() {
       log(
         `  check: PSM3 clear-sky GHI centroid − solar noon = ${(centroid * 60).toFixed(1)} min (0: stamps are instants)`,
       );
-      for (const check of pvWeatherCorrelation(flags.pv, timeZone, flags['pv-column'], weather.ghi))
-        log(`  check: ${check}`);
+      for (const check of pvWeatherCorrelation(pv.power, weather.ghi)) log(`  check: ${check}`);
     }
     const data: SiteData = {
       name: 'site1',

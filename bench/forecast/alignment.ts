@@ -1,5 +1,5 @@
 import { solarPosition } from '../../libs/forecast/src/solar';
-import { HourlySeries, readOpsdHousehold, readPvdaq } from './data-files';
+import { HourlySeries, readOpsdHousehold } from './data-files';
 
 /**
  * The time-alignment checks the data README asks for, printed by the benchmark so anyone can see
@@ -64,16 +64,10 @@ function correlation(pairs: [number, number][]): number {
 }
 
 /**
- * Hourly PV (wall times localised) against PSM3 GHI, in summer and winter, with the PV moved by
+ * Hourly PV (wall times localised, as `readPvdaq` gives it) against PSM3 GHI, in summer and winter, with the PV moved by
  * −1, 0 and +1 h: the best correlation should be at 0 in both seasons once DST is handled.
  */
-export function pvWeatherCorrelation(
-  path: string,
-  timeZone: string,
-  column: string,
-  ghi: HourlySeries,
-): string[] {
-  const { power } = readPvdaq(path, timeZone, column);
+export function pvWeatherCorrelation(power: HourlySeries, ghi: HourlySeries): string[] {
   const lines: string[] = [];
   for (const [name, keep] of [
     ['Jun–Aug', summer],
