@@ -41,11 +41,12 @@ const RANGE_CONDITION = `t.sun_source_id = $1 AND t.ts >= $2 AND t.ts < $3`;
  * to disk, JIT-compiled): the first row came after 0.8 s. The partitions' primary-key index
  * scans give the rows in order straight away, and run about as long in all.
  */
-const EXPORT_SETTINGS = 'SET LOCAL extra_float_digits = 1; SET LOCAL enable_sort = off; SET LOCAL jit = off';
+export const EXPORT_SETTINGS =
+  'SET LOCAL extra_float_digits = 1; SET LOCAL enable_sort = off; SET LOCAL jit = off';
 
 const PROBE_SQL = `SELECT 1 FROM telemetry t WHERE ${RANGE_CONDITION} ORDER BY t.ts OFFSET $4 LIMIT 1`;
 
-const ROWS_SQL = `
+export const ROWS_SQL = `
   SELECT ${exportSelectList('t')}
   FROM telemetry t
   WHERE ${RANGE_CONDITION}
