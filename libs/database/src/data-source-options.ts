@@ -11,6 +11,12 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
-    extra: { max: 10, application_name: 'solar' },
+    extra: {
+      max: 10,
+      application_name: 'solar',
+      // Doubles as the shortest text that reads back exactly, whatever the server's default:
+      // answers and exports take PostgreSQL's text of a number as it is.
+      options: '-c extra_float_digits=1',
+    },
   };
 }
