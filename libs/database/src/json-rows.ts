@@ -30,7 +30,7 @@ export function selectList(columns: readonly JsonColumn[]): string {
 /**
  * One SQL expression: the row as the JSON text of the object `selectList` would give, keys in
  * order, as `JSON.stringify` writes it. PostgreSQL writes a double as the shortest text that
- * reads back exactly, which JSON takes as it is (`+ 0` turns -0 into 0, as JSON.stringify
+ * reads back exactly (every connection asks for it: `dataSourceOptions`), which JSON takes as it is (`+ 0` turns -0 into 0, as JSON.stringify
  * does); `to_json` quotes and escapes the rest. The api then joins rows instead of parsing every
  * number into a double only to format it back: most of the cost of a large answer.
  */
