@@ -133,9 +133,8 @@ const HOURS = `FROM (${HOURS_OF_RANGE}) h GROUP BY h.hour ORDER BY h.hour`;
 
 const DAY_OF_HOUR = `date_trunc('day', h.hour, 'UTC')`;
 
-/** DailySummary (SPEC.md §2.5) of each UTC day, over rows of HOURS_OF_RANGE grouped by day. */
-const DAILY_SUMMARY_COLUMNS: JsonColumn[] = [
-  { key: 'date', sql: `to_char(${DAY_OF_HOUR} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`, kind: 'value' },
+/** DailySummary's figures of a UTC day (SPEC.md §2.5) in its order, over HOURS_OF_RANGE by day. */
+const DAY_FIGURES: JsonColumn[] = [
   float('solarPowerAvg', average('solar_power')),
   float('solarPowerMax', 'max(h.max_solar_power)'),
   float('loadPowerAvg', average('load_power')),
@@ -151,27 +150,19 @@ const DAILY_SUMMARY_COLUMNS: JsonColumn[] = [
   integer('sampleCount', 'sum(h.sample_count)'),
 ];
 
-/** DailyRow but its day, over rows of HOURS_OF_RANGE grouped by day. */
-const DAILY_COLUMNS: JsonColumn[] = [
-  integer('sampleCount', 'sum(h.sample_count)'),
-  float('solarPowerAvg', average('solar_power')),
+/** The non-null counts behind the day's averages, which ISO weeks are weighted by (DailyRow). */
+const DAY_WEIGHTS: JsonColumn[] = [
   integer('solarPowerCount', valueCount('solar_power')),
-  float('solarPowerMax', 'max(h.max_solar_power)'),
-  float('loadPowerAvg', average('load_power')),
   integer('loadPowerCount', valueCount('load_power')),
-  float('loadPowerMax', 'max(h.max_load_power)'),
-  float('socAvg', average('state_of_charge')),
   integer('socCount', valueCount('state_of_charge')),
-  float('socMin', 'min(h.min_state_of_charge)'),
-  float('socMax', 'max(h.max_state_of_charge)'),
-  float('voltageAvg', average('battery_voltage')),
   integer('voltageCount', valueCount('battery_voltage')),
-  float('gridVoltageAvg', average('grid_voltage')),
   integer('gridVoltageCount', valueCount('grid_voltage')),
-  float('gridFreqAvg', average('grid_frequency')),
   integer('gridFreqCount', valueCount('grid_frequency')),
-  float('energyProduced', 'max(h.max_daily_energy_produced)'),
-  float('energyConsumed', 'max(h.max_daily_energy_consumed)'),
+];
+
+const DAILY_SUMMARY_COLUMNS: JsonColumn[] = [
+  { key: 'date', sql: `to_char(${DAY_OF_HOUR} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`, kind: 'value' },
+  ...DAY_FIGURES,
 ];
 
 /** RangeSummaryRow, over all rows of HOURS_OF_RANGE. */
@@ -254,7 +245,7 @@ export class TelemetryQueryRepository {
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
     return this.reads.query(
-      `SELECT ${DAY_OF_HOUR} AS "day", ${selectList(DAILY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h
+      `SELECT ${DAY_OF_HOUR} AS "day", ${selectList([...DAY_FIGURES, ...DAY_WEIGHTS])} FROM (${HOURS_OF_RANGE}) h
         GROUP BY 1 ORDER BY 1`,
       hoursOfRangeParameters(sunSourceId, range),
     );
