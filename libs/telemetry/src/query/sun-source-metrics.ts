@@ -46,18 +46,15 @@ const columnOf = (name: string) =>
  * is formatted by PostgreSQL exactly as `toISOString` would (UTC, milliseconds).
  */
 export function metricsColumns(alias = 't'): JsonColumn[] {
+  const stored = (key: string, kind: JsonColumn['kind']): JsonColumn => ({
+    key,
+    sql: `${alias}.${columnOf(key)}`,
+    kind,
+  });
   return [
     { key: 'sunSourceId', sql: `${alias}.sun_source_id`, kind: 'value' },
     { key: 'timestamp', sql: isoTimestamp(`${alias}.ts`), kind: 'value' },
-    ...METRICS_NUMERIC_FIELDS.map((key): JsonColumn => ({
-      key,
-      sql: `${alias}.${columnOf(key)}`,
-      kind: 'number',
-    })),
-    ...['operatingMode', 'deviceStatus', 'faultCodes', 'warningCodes'].map((key): JsonColumn => ({
-      key,
-      sql: `${alias}.${columnOf(key)}`,
-      kind: 'value',
-    })),
+    ...METRICS_NUMERIC_FIELDS.map((key) => stored(key, 'number')),
+    ...['operatingMode', 'deviceStatus', 'faultCodes', 'warningCodes'].map((key) => stored(key, 'value')),
   ];
 }

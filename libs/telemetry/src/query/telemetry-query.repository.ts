@@ -129,8 +129,6 @@ const HOURLY_COLUMNS: JsonColumn[] = [
   float('minStateOfCharge', 'min(h.min_state_of_charge)'),
   integer('sampleCount', 'sum(h.sample_count)'),
 ];
-const HOURS = `FROM (${HOURS_OF_RANGE}) h GROUP BY h.hour ORDER BY h.hour`;
-
 const DAY_OF_HOUR = `date_trunc('day', h.hour, 'UTC')`;
 
 /** DailySummary's figures of a UTC day (SPEC.md §2.5) in its order, over HOURS_OF_RANGE by day. */
@@ -177,6 +175,36 @@ const SUMMARY_COLUMNS: JsonColumn[] = [
   float('maxLoadPower', 'max(h.max_load_power)'),
 ];
 
+// The statements, built once: the hot reads run them on every request of a dashboard.
+const METRICS = selectList(metricsColumns('t'));
+
+/** Parameters: $1 source. */
+const LATEST = `SELECT ${METRICS} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`;
+
+/** Parameters: $1 source, $2 start, $3 end, $4 limit. */
+const HISTORY = `
+  SELECT ${jsonObject(metricsColumns('t'))} FROM telemetry t
+   WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
+   ORDER BY t.ts DESC LIMIT $4`;
+
+/** Parameters: $1 owner, $2 source ids or null for all. */
+const LATEST_OF_OWNED = `
+  SELECT l.* FROM sun_sources s
+   CROSS JOIN LATERAL (
+     SELECT ${METRICS} FROM telemetry t WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l
+   WHERE s.user_id = $1 AND ($2::uuid[] IS NULL OR s.id = ANY($2::uuid[]))
+   ORDER BY s.created_at, s.id`;
+
+// Parameters of the following: as HOURS_OF_RANGE's (`hoursOfRangeParameters`).
+const HOURLY = `SELECT ${jsonObject(HOURLY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h GROUP BY h.hour ORDER BY h.hour`;
+const DAILY_SUMMARIES = `
+  SELECT ${jsonObject(DAILY_SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h
+   GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`;
+const DAILY = `
+  SELECT ${DAY_OF_HOUR} AS "day", ${selectList([...DAY_FIGURES, ...DAY_WEIGHTS])} FROM (${HOURS_OF_RANGE}) h
+   GROUP BY 1 ORDER BY 1`;
+const SUMMARY = `SELECT ${selectList(SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h`;
+
 const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
   const whole = wholeHoursOf(range);
   return [sunSourceId, range.start, range.end, whole.from, whole.to];
@@ -196,64 +224,37 @@ export class TelemetryQueryRepository {
   ) {}
 
   async latest(sunSourceId: string): Promise<SunSourceMetrics | undefined> {
-    const rows: SunSourceMetrics[] = await this.reads.query(
-      `SELECT ${selectList(metricsColumns('t'))} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`,
-      [sunSourceId],
-    );
+    const rows: SunSourceMetrics[] = await this.reads.query(LATEST, [sunSourceId]);
     return rows[0];
   }
 
   /** Newest first, at most `limit`: SunSourceMetrics[], encoded. */
   history(sunSourceId: string, range: TimeRange, limit: number): Promise<JsonText> {
-    return this.reads.queryJson(
-      `SELECT ${jsonObject(metricsColumns('t'))} FROM telemetry t
-        WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
-        ORDER BY t.ts DESC LIMIT $4`,
-      [sunSourceId, range.start, range.end, limit],
-    );
+    return this.reads.queryJson(HISTORY, [sunSourceId, range.start, range.end, limit]);
   }
 
   /** The latest point of each of the owner's sources among `ids` (all of them when `ids` is absent). */
   latestOfOwned(ownerId: string, ids?: string[]): Promise<SunSourceMetrics[]> {
-    return this.reads.query(
-      `SELECT l.* FROM sun_sources s
-         CROSS JOIN LATERAL (
-           SELECT ${selectList(metricsColumns('t'))} FROM telemetry t
-            WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l
-        WHERE s.user_id = $1 AND ($2::uuid[] IS NULL OR s.id = ANY($2::uuid[]))
-        ORDER BY s.created_at, s.id`,
-      [ownerId, ids ?? null],
-    );
+    return this.reads.query(LATEST_OF_OWNED, [ownerId, ids ?? null]);
   }
 
   /** The UTC hours of the range as HourlyRow[], encoded. */
   hourly(sunSourceId: string, range: TimeRange): Promise<JsonText> {
-    return this.reads.queryJson(
-      `SELECT ${jsonObject(HOURLY_COLUMNS)} ${HOURS}`,
-      hoursOfRangeParameters(sunSourceId, range),
-    );
+    return this.reads.queryJson(HOURLY, hoursOfRangeParameters(sunSourceId, range));
   }
 
   /** The UTC days of the range as DailySummaryDto[], encoded. */
   dailySummaries(sunSourceId: string, range: TimeRange): Promise<JsonText> {
-    return this.reads.queryJson(
-      `SELECT ${jsonObject(DAILY_SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h
-        GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`,
-      hoursOfRangeParameters(sunSourceId, range),
-    );
+    return this.reads.queryJson(DAILY_SUMMARIES, hoursOfRangeParameters(sunSourceId, range));
   }
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
-    return this.reads.query(
-      `SELECT ${DAY_OF_HOUR} AS "day", ${selectList([...DAY_FIGURES, ...DAY_WEIGHTS])} FROM (${HOURS_OF_RANGE}) h
-        GROUP BY 1 ORDER BY 1`,
-      hoursOfRangeParameters(sunSourceId, range),
-    );
+    return this.reads.query(DAILY, hoursOfRangeParameters(sunSourceId, range));
   }
 
   async summary(sunSourceId: string, range: TimeRange): Promise<RangeSummaryRow> {
     const [row]: RangeSummaryRow[] = await this.reads.query(
-      `SELECT ${selectList(SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h`,
+      SUMMARY,
       hoursOfRangeParameters(sunSourceId, range),
     );
     return row;
