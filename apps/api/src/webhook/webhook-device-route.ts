@@ -3,7 +3,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
-import { logLevelForStatus, requestIdOf, securityHeaderList, toErrorResponse } from '@solar/platform';
+import { logLevelForStatus, requestIdOf, securityHeaderList, errorReply } from '@solar/platform';
 import { WebhookIngestion } from '@solar/telemetry';
 import { WEBHOOK_PATH, webhookBodyParser } from './webhook-body';
 import { webhookReply } from './webhook-reply';
@@ -40,7 +40,7 @@ export function answerWebhookDevicesFirst(app: INestApplication, config: AppConf
  * line. What it does not take goes on to the controller: a browser's request (it carries
  * `Origin`, which CORS must answer), an id that is not a UUID, a query string.
  */
-export function webhookDeviceRoute(
+function webhookDeviceRoute(
   app: INestApplication,
   config: AppConfig,
   chain: RequestListener,
@@ -81,9 +81,8 @@ export function webhookDeviceRoute(
         response.destroy();
         return;
       }
-      const mapped = toErrorResponse(error);
-      if (mapped) send(mapped.status, mapped.body);
-      else send(500, { message: 'Internal server error', requestId }, error);
+      const reply = errorReply(error, requestId);
+      send(reply.status, reply.body, reply.unexpected ? error : undefined);
     };
 
     readBody(request, response, (bodyError) => {

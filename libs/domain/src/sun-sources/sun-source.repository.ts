@@ -37,9 +37,9 @@ export class SunSourceRepository {
     return this.sources.findOneBy({ id });
   }
 
-  /** Any owner's source: every message of the device channels asks, so plain SQL (no entity). */
+  /** Any owner's source, for the device channels (behind their credentials cache): a prepared probe, no entity. */
   async findDeviceCredentials(id: string): Promise<SourceDeviceCredentials | null> {
-    const rows: SourceDeviceCredentials[] = await this.dataSource.query(
+    const rows = await this.prepared.query<SourceDeviceCredentials>(
       `SELECT id, connection_type AS "connectionType", is_active AS "isActive",
               mqtt_api_key_encrypted AS "mqttApiKeyEncrypted", webhook_secret_encrypted AS "webhookSecretEncrypted"
          FROM sun_sources WHERE id = $1`,

@@ -129,9 +129,8 @@ export class SunSourcesService {
       fields.mqttApiKeyEncrypted = this.credentials.sealMqttApiKey(id, generateMqttApiKey());
     }
     if (!(await this.sources.update(ownerId, id, fields))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    await this.deviceCredentials.forget(id);
-    if (regenerateMqttApiKey || (source.isActive && changes.isActive === false))
-      await this.devices.disconnect(id);
+    if (regenerateMqttApiKey || (source.isActive && changes.isActive === false)) await this.revokeDevices(id);
+    else await this.deviceCredentials.forget(id);
     return this.get(ownerId, id, regenerateMqttApiKey === true);
   }
 

@@ -79,7 +79,7 @@ export class UsersAdminService {
     const sourceIds = await this.sources.idsOwnedBy(target.id);
     await this.users.delete(target.id);
     await this.images.deleteAllOf(target.id);
-    for (const id of sourceIds) await this.sunSources.revokeDevices(id);
+    await Promise.all(sourceIds.map((id) => this.sunSources.revokeDevices(id)));
   }
 
   stats(): Promise<SystemStats> {

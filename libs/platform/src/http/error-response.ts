@@ -64,3 +64,13 @@ function httpExceptionMessage(exception: HttpException): string {
   if (Array.isArray(message)) return message.join('; ');
   return typeof message === 'string' ? message : exception.message;
 }
+
+/**
+ * What an error answers: its SPEC.md §7 response, or, for an unexpected error, a 500 that
+ * reveals nothing but the request's id (the caller logs the error itself).
+ */
+export function errorReply(exception: unknown, requestId: unknown): ErrorResponse & { unexpected: boolean } {
+  const mapped = toErrorResponse(exception);
+  if (mapped) return { ...mapped, unexpected: false };
+  return { status: 500, body: { message: 'Internal server error', requestId }, unexpected: true };
+}

@@ -5,7 +5,7 @@
  */
 
 /** Raw columns whose average the queries return. */
-export const AVERAGED_COLUMNS = [
+const AVERAGED_COLUMNS = [
   'battery_voltage',
   'state_of_charge',
   'solar_power',
@@ -26,7 +26,7 @@ interface Extreme {
 }
 
 /** Extremes the queries return; the daily energy counters only rise within a day: their maximum is the day's total. */
-export const EXTREMES: readonly Extreme[] = [
+const EXTREMES: readonly Extreme[] = [
   { column: 'max_solar_power', of: 'solar_power', pick: 'max' },
   { column: 'max_load_power', of: 'load_power', pick: 'max' },
   { column: 'min_state_of_charge', of: 'state_of_charge', pick: 'min' },
@@ -38,12 +38,14 @@ export const EXTREMES: readonly Extreme[] = [
 export const sumColumn = (column: AveragedColumn) => `${column}_sum`;
 export const countColumn = (column: AveragedColumn) => `${column}_count`;
 
-/** Every column of `telemetry_hourly` after the key, in table order. */
-export const HOURLY_VALUE_COLUMNS = [
+/** The columns that hours add up: the sample count, and each average's sum and count. */
+const ADDITIVE_COLUMNS = [
   'sample_count',
   ...AVERAGED_COLUMNS.flatMap((column) => [sumColumn(column), countColumn(column)]),
-  ...EXTREMES.map((extreme) => extreme.column),
 ];
+
+/** Every column of `telemetry_hourly` after the key, in table order. */
+export const HOURLY_VALUE_COLUMNS = [...ADDITIVE_COLUMNS, ...EXTREMES.map((extreme) => extreme.column)];
 
 /** The raw columns the rollup is computed from. */
 export const RAW_ROLLUP_COLUMNS = [
@@ -65,9 +67,7 @@ export const RAW_TO_HOURLY = [
  * `greatest`/`least` ignore NULLs, so an extreme stays NULL only while every value was NULL.
  */
 export const ADD_TO_HOURLY = [
-  ...HOURLY_VALUE_COLUMNS.filter((column) => !EXTREMES.some((extreme) => extreme.column === column)).map(
-    (column) => `${column} = telemetry_hourly.${column} + EXCLUDED.${column}`,
-  ),
+  ...ADDITIVE_COLUMNS.map((column) => `${column} = telemetry_hourly.${column} + EXCLUDED.${column}`),
   ...EXTREMES.map(
     (extreme) =>
       `${extreme.column} = ${extreme.pick === 'max' ? 'greatest' : 'least'}(telemetry_hourly.${extreme.column}, EXCLUDED.${extreme.column})`,
