@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { SecretBox } from '@solar/domain';
-import { databaseUrl, TEST_REDIS_URL } from '@solar/testing';
+import { databaseUrl, TEST_REDIS_URL, waitFor } from '@solar/testing';
 import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
 import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';
 import {
@@ -20,8 +20,8 @@ import {
   round,
   startNode,
   stopChild,
+  percentile,
   UsageMeter,
-  waitFor,
   waitForQuiet,
 } from './support/processes';
 import { log, RunResources } from './support/run-resources';
@@ -204,11 +204,6 @@ function deviceStart(messagesPerSource: number): number {
   if (span > back)
     log(`warning: ${messagesPerSource} messages per source span more than 23 h of device time`);
   return Math.floor((Date.now() - back) / DEVICE_STEP_MS) * DEVICE_STEP_MS;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 const sumKinds = (counts: Record<MessageKind, number>) => counts.regular + counts.resend + counts.probe;
@@ -542,9 +537,9 @@ async function mqttPhase(
     unackedStored,
     disconnects: stats.reduce((sum, stat) => sum + stat.disconnects, 0),
     ackLatencyMs: {
-      p50: percentile(latencies, 50),
-      p90: percentile(latencies, 90),
-      p99: percentile(latencies, 99),
+      p50: percentile(latencies, 50, 0),
+      p90: percentile(latencies, 90, 0),
+      p99: percentile(latencies, 99, 0),
       max: latencies.at(-1) ?? 0,
     },
     ingestor: tally,
@@ -653,7 +648,7 @@ async function ceilingPhases(meter: UsageMeter, sources: SeededSource[]): Promis
     { cwd: root, env: {} },
   );
   resources.children.push(server);
-  await waitFor(() => server.tail.includes('ready'), 'the bare server', 10_000);
+  await waitFor(() => server.tail.includes('ready'), 'the bare server', 10_000, 100);
   meter.watchPid('bare server', server.pid);
   const phases: CeilingPhase[] = [];
   for (const [name, connections, overallRate] of [
@@ -865,14 +860,7 @@ async function main(): Promise<void> {
     EMBEDDED_BROKER: 'true',
   };
   log(`database ${resources.databaseName}, Redis prefix ${resources.redisPrefix}`);
-  const nodeArgs = (name: string) =>
-    options.profileDir
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${options.profileDir}`,
-          `--cpu-prof-name=${name}-${resources.stamp}.cpuprofile`,
-        ]
-      : [];
+  const nodeArgs = (name: string) => resources.profileArgs(name, options.profileDir);
   const api = startNode('api', [...nodeArgs('api'), 'dist/apps/api/src/main.js'], {
     cwd: options.appRoot,
     env,
@@ -898,6 +886,7 @@ async function main(): Promise<void> {
     () => ingestor.kept.some((line) => line.msg === 'ready'),
     'the ingestor ready line',
     90_000,
+    100,
   ).catch((error: unknown) => {
     throw new Error(`${String(error)}\n${ingestor.tail.slice(-20).join('\n')}`);
   });

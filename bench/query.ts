@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { Client, Pool, PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SecretBox } from '@solar/domain';
-import { databaseUrl, withServer } from '@solar/testing';
+import { databaseUrl, waitFor, withServer } from '@solar/testing';
 import {
   freePort,
   healthy,
@@ -16,7 +16,6 @@ import {
   round,
   startNode,
   UsageMeter,
-  waitFor,
   waitForQuiet,
 } from './support/processes';
 import { log, RunResources } from './support/run-resources';
@@ -872,17 +871,14 @@ async function main(): Promise<void> {
   }
 
   const apiPort = await freePort();
-  const profile = options.profileDir
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${options.profileDir}`,
-        `--cpu-prof-name=api-${resources.stamp}.cpuprofile`,
-      ]
-    : [];
-  const api = startNode('api', [...profile, 'dist/apps/api/src/main.js'], {
-    cwd: options.appRoot,
-    env: resources.appEnvironment(apiPort, secretsKey),
-  });
+  const api = startNode(
+    'api',
+    [...resources.profileArgs('api', options.profileDir), 'dist/apps/api/src/main.js'],
+    {
+      cwd: options.appRoot,
+      env: resources.appEnvironment(apiPort, secretsKey),
+    },
+  );
   resources.children.push(api);
   await phase('api start', () =>
     waitFor(

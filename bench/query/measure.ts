@@ -1,11 +1,6 @@
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-
-/** Nearest-rank percentile of ascending `sorted`. */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+import { percentile } from '../support/processes';
 
 export interface Timings {
   n: number;

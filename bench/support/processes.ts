@@ -110,19 +110,6 @@ export async function stopChild(
   return result;
 }
 
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs: number,
-  everyMs = 100,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
 export async function healthy(port: number): Promise<boolean> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/api/health`, {
@@ -319,6 +306,12 @@ export async function waitForQuiet(maxWaitMs: number, busyBelowPercent = 15): Pr
     const busy = ((after.busy - before.busy) / Math.max(1, after.total - before.total)) * 100;
     if (busy < busyBelowPercent || Date.now() >= deadline) return round(busy, 1);
   }
+}
+
+/** Nearest-rank percentile `p` (0–100) of ascending `sorted`; `whenEmpty` when there are none. */
+export function percentile(sorted: readonly number[], p: number, whenEmpty = Number.NaN): number {
+  if (sorted.length === 0) return whenEmpty;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 export function round(value: number, digits = 0): number {

@@ -9,7 +9,7 @@ import { Child, DEPLOYED_NODE_OPTIONS, round, stopChild } from './processes';
 const started = performance.now();
 
 /** Whole seconds since the bench started. */
-export function runSeconds(): number {
+function runSeconds(): number {
   return round((performance.now() - started) / 1000);
 }
 
@@ -65,6 +65,13 @@ export class RunResources {
    * directory, fresh secrets (`secretsKey` as given: the bench seals credentials with it too),
    * the api on `apiPort`, warnings only, and the V8 options the apps are deployed with.
    */
+  /** Node's flags for a V8 CPU profile of app `name` in `dir`; none without a `dir`. */
+  profileArgs(name: string, dir: string | undefined): string[] {
+    return dir
+      ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${this.stamp}.cpuprofile`]
+      : [];
+  }
+
   appEnvironment(apiPort: number, secretsKey: string): Record<string, string> {
     return {
       DATABASE_URL: databaseUrl(this.databaseName),

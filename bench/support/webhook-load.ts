@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { Agent, request as httpRequest } from 'node:http';
 import { DeviceScript, MessageKind, seededRandom } from './device-script';
+import { percentile } from './processes';
 
 export interface WebhookTarget {
   id: string;
@@ -304,18 +305,16 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
   agent.destroy();
   latencies.sort((a, b) => a - b);
   warmupLatencies.sort((a, b) => a - b);
-  const percentile = (sorted: number[], p: number) =>
-    sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
-  const at = (p: number) => percentile(latencies, p);
+  const at = (p: number) => percentile(latencies, p, 0);
   const answered = latencies.length + warmupLatencies.length;
   const seconds = (performance.now() - startedAt) / 1000;
   return traffic.result('paced', seconds, {
     // Over the whole run, the tail included: a server slower than the rate answers less than it.
     requestsPerSecond: answered / seconds,
     latency: {
-      p50: round2(at(0.5)),
-      p90: round2(at(0.9)),
-      p99: round2(at(0.99)),
+      p50: round2(at(50)),
+      p90: round2(at(90)),
+      p99: round2(at(99)),
       max: round2(latencies.at(-1) ?? 0),
       mean: round2(latencies.reduce((sum, value) => sum + value, 0) / Math.max(1, latencies.length)),
     },
@@ -323,8 +322,8 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
       warmupMs > 0
         ? {
             seconds: warmupMs / 1000,
-            p50: round2(percentile(warmupLatencies, 0.5)),
-            p99: round2(percentile(warmupLatencies, 0.99)),
+            p50: round2(percentile(warmupLatencies, 50, 0)),
+            p99: round2(percentile(warmupLatencies, 99, 0)),
           }
         : undefined,
     errors,

@@ -228,20 +228,17 @@ describe('hourly rollup (telemetry_hourly) kept at ingestion time', () => {
     for (const seed of [1, 2, 3]) {
       const random = seededRandom(seed);
       // Off the hour: a point of one writer's own must not take the key of a shared one.
-      const shared = instants(random, RECENT, 6 * HOUR, 1500, 0).map((ts) =>
-        pointOf(ids[Math.floor(random() * ids.length)], payloadAt(random, ts)),
-      );
-      const own = (count: number) =>
+      const pointsOf = (count: number) =>
         instants(random, RECENT, 6 * HOUR, count, 0).map((ts) =>
           pointOf(ids[Math.floor(random() * ids.length)], payloadAt(random, ts)),
         );
+      const shared = pointsOf(1500);
       // The same points in opposite orders, each writer with points of its own among them.
       const [first, second] = await Promise.all([
-        write(app, [...shared, ...own(500)]),
-        write(otherApp, [...own(500), ...[...shared].reverse()]),
+        write(app, [...shared, ...pointsOf(500)]),
+        write(otherApp, [...pointsOf(500), ...[...shared].reverse()]),
       ]);
-      const keys = new Map<string, number>();
-      shared.forEach((point) => keys.set(`${point.sunSourceId}|${point.ts.getTime()}`, 0));
+      const keys = new Set(shared.map((point) => `${point.sunSourceId}|${point.ts.getTime()}`));
       const storedShared =
         first.slice(0, shared.length).filter(Boolean).length + second.slice(500).filter(Boolean).length;
       expect(storedShared).toBe(keys.size);

@@ -52,7 +52,9 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
   }
 
-  const post = (id: string, body: unknown) => http.post(`/api/webhook/sunsource/${id}`).send(body as object);
+  const postTo = (target: Http, id: string, body: object) =>
+    target.post(`/api/webhook/sunsource/${id}`).send(body);
+  const post = (id: string, body: unknown) => postTo(http, id, body as object);
   const rows = async (id: string) =>
     (await db.query('SELECT * FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [id])).rows;
 
@@ -231,9 +233,6 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     afterAll(async () => {
       await second.close();
     });
-
-    const postTo = (target: Http, id: string, body: object) =>
-      target.post(`/api/webhook/sunsource/${id}`).send(body);
 
     /** The change reaches the other instance through Redis: give it a moment, then insist. */
     async function eventually(check: () => Promise<number>, status: number): Promise<void> {
