@@ -7,7 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EXPORT_FIELDS, EXPORT_ROW_LIMIT, NUMERIC_FIELDS } from '@solar/telemetry';
 import { createTestEnvironment, FakeClock, TestEnvironment, waitFor } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const TODAY = '2026-06-01';
@@ -120,14 +120,7 @@ describe('export (SPEC.md §4.10, §8)', () => {
     await env.teardown();
   });
 
-  async function createSource(name = 'Export test'): Promise<{ id: string; secret: string }> {
-    const created = await api
-      .post('/api/sunsources')
-      .set('Cookie', owner.cookie)
-      .send({ name, connectionType: 'Webhook' })
-      .expect(201);
-    return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
-  }
+  const createSource = (name = 'Export test') => createWebhookSource(api, owner.cookie, { name });
 
   async function ingest(source: { id: string; secret: string }, at: Date, body: object): Promise<void> {
     const response = await api

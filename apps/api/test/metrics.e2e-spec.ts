@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const DAY = 86_400_000;
@@ -71,14 +71,7 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
     await env.teardown();
   });
 
-  async function createSource(cookie: string, name: string): Promise<{ id: string; secret: string }> {
-    const created = await http
-      .post('/api/sunsources')
-      .set('Cookie', cookie)
-      .send({ name, connectionType: 'Webhook' })
-      .expect(201);
-    return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
-  }
+  const createSource = (cookie: string, name: string) => createWebhookSource(http, cookie, { name });
 
   async function send(target: { id: string; secret: string }, point: object): Promise<void> {
     const response = await http

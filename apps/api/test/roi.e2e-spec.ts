@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const SOURCE_NOT_FOUND = { message: 'Sun source not found' };
@@ -51,14 +51,8 @@ describe('prices and return on investment (SPEC.md §4.6, §2.7)', () => {
     await env.teardown();
   });
 
-  async function createSource(body: object = {}, cookie = owner.cookie): Promise<Source> {
-    const created = await http
-      .post('/api/sunsources')
-      .set('Cookie', cookie)
-      .send({ name: 'Roof', connectionType: 'Webhook', ...body })
-      .expect(201);
-    return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
-  }
+  const createSource = (body: object = {}, cookie = owner.cookie): Promise<Source> =>
+    createWebhookSource(http, cookie, { name: 'Roof', ...body });
 
   async function send(source: Source, points: object[]): Promise<void> {
     for (const point of points) {

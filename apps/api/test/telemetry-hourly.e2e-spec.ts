@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { normalizeTelemetry, TelemetryPoint, TelemetryWriter } from '@solar/telemetry';
 import { createTestEnvironment, FakeClock, seededRandom, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const MINUTE = 60_000;
@@ -145,14 +145,7 @@ describe('hourly rollup (telemetry_hourly) kept at ingestion time', () => {
     await env.teardown();
   });
 
-  async function createSource(): Promise<{ id: string; secret: string }> {
-    const created = await http
-      .post('/api/sunsources')
-      .set('Cookie', cookie)
-      .send({ name: 'Rollup', connectionType: 'Webhook' })
-      .expect(201);
-    return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
-  }
+  const createSource = () => createWebhookSource(http, cookie, { name: 'Rollup' });
 
   /** Through the webhook: normalization, the Redis windows, the batched writer. */
   async function sendWebhook(source: { id: string; secret: string }, payload: Payload): Promise<void> {

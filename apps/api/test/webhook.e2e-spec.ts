@@ -5,7 +5,7 @@ import request from 'supertest';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment, waitFor } from '@solar/testing';
-import { Http, logIn, signUp, startApi } from './support/api-harness';
+import { createWebhookSource, Http, logIn, signUp, startApi } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -31,7 +31,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     db = new Client({ connectionString: env.config.databaseUrl });
     await db.connect();
     ({ cookie } = await signUp(http, env.mail));
-    source = await createWebhookSource();
+    source = await createSource();
   });
 
   afterAll(async () => {
@@ -40,17 +40,8 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     await env.teardown();
   });
 
-  async function createWebhookSource(
-    body: object = {},
-    ownerCookie = cookie,
-  ): Promise<{ id: string; secret: string }> {
-    const created = await http
-      .post('/api/sunsources')
-      .set('Cookie', ownerCookie)
-      .send({ name: 'Webhook', connectionType: 'Webhook', ...body })
-      .expect(201);
-    return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
-  }
+  const createSource = (body: object = {}, ownerCookie = cookie) =>
+    createWebhookSource(http, ownerCookie, body);
 
   const postTo = (target: Http, id: string, body: object) =>
     target.post(`/api/webhook/sunsource/${id}`).send(body);
@@ -59,7 +50,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     (await db.query('SELECT * FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [id])).rows;
 
   it('stores a message: normalized columns, the raw payload without its key, no session needed', async () => {
-    const own = await createWebhookSource();
+    const own = await createSource();
     const at = nextTime();
     const response = await post(own.id, {
       key: own.secret,
@@ -99,7 +90,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   });
 
   it('takes the arrival time when the device sends no timestamp', async () => {
-    const own = await createWebhookSource();
+    const own = await createSource();
     await post(own.id, { key: own.secret, solarPower: 10 }).expect(200);
     expect((await rows(own.id))[0].ts.toISOString()).toBe(clock.now().toISOString());
   });
@@ -124,7 +115,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   });
 
   it('keeps every sample of a buffered backlog sent 10 s apart', async () => {
-    const own = await createWebhookSource();
+    const own = await createSource();
     const start = nextTime().getTime() - 3600_000;
     for (let sample = 0; sample < 6; sample++) {
       const timestamp = new Date(start + sample * 10_000).toISOString();
@@ -134,7 +125,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   });
 
   it('answers 409 to the same message resent within 30 s, and stores it once', async () => {
-    const own = await createWebhookSource();
+    const own = await createSource();
     const message = { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 5 };
     await post(own.id, message).expect(200);
     expect((await post(own.id, message).expect(409)).body).toEqual({ message: 'Duplicate message' });
@@ -142,7 +133,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   });
 
   it('never stores a (source, timestamp) twice, even after the Redis windows forgot it', async () => {
-    const own = await createWebhookSource();
+    const own = await createSource();
     const message = { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 6 };
     await post(own.id, message).expect(200);
     const redis = new Redis(TEST_REDIS_URL);
@@ -163,14 +154,14 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
       ['no key', () => ({})],
       ['a numeric key', () => ({ key: 12345 })],
     ])('refuses %s with 400 and stores nothing', async (_case, key) => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const response = await post(own.id, { ...key(own.secret), solarPower: 1 }).expect(400);
       expect(response.body).toEqual(BAD_SECRET);
       expect(await rows(own.id)).toHaveLength(0);
     });
 
     it('accepts X-Webhook-Secret, the hex HMAC-SHA256 of the raw body, in place of the key', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const body = JSON.stringify({ timestamp: nextTime().toISOString(), solarPower: 7 });
       const signature = createHmac('sha256', own.secret).update(body).digest('hex');
       const response = await http
@@ -194,7 +185,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
 
     it('stops accepting the old secret, by key or by signature, once rotated', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       // Accepted first, so the rotation has a remembered secret to replace.
       await post(own.id, { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 1 }).expect(200);
       const rotated = await http
@@ -213,7 +204,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
 
     it('accepts a secret the owner chose', async () => {
-      const own = await createWebhookSource({ webhookSecret: 'my-own-secret-of-24-chars' });
+      const own = await createSource({ webhookSecret: 'my-own-secret-of-24-chars' });
       await post(own.id, { key: 'my-own-secret-of-24-chars', solarPower: 2 }).expect(200);
     });
   });
@@ -244,7 +235,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     }
 
     it('refuses the old secret once it is rotated through this one', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       for (const target of [http, secondHttp]) {
         await postTo(target, own.id, {
           key: own.secret,
@@ -271,7 +262,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
       const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');
       const owner = await signUp(http, env.mail);
       const sources: Array<{ id: string; secret: string }> = [];
-      for (let i = 0; i < 3; i++) sources.push(await createWebhookSource({ name: `W${i}` }, owner.cookie));
+      for (let i = 0; i < 3; i++) sources.push(await createSource({ name: `W${i}` }, owner.cookie));
       for (const target of [http, secondHttp]) {
         for (const { id, secret } of sources) {
           await postTo(target, id, {
@@ -304,7 +295,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
         .set('Cookie', cookie)
         .send({ name: 'M', connectionType: 'MQTT' })
         .expect(201);
-      const inactive = await createWebhookSource();
+      const inactive = await createSource();
       await http
         .put(`/api/sunsources/${inactive.id}`)
         .set('Cookie', cookie)
@@ -357,7 +348,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
         'Payload contains characters that cannot be stored (NUL or unpaired surrogates)',
       ],
     ])('%s', async (_case, fields, message) => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const body = { key: own.secret, ...fields } as Record<string, unknown>;
       if (body.timestamp === 'FUTURE')
         body.timestamp = new Date(clock.now().getTime() + 6 * 60_000).toISOString();
@@ -366,7 +357,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
 
     it('refuses a payload nested deeper than PostgreSQL should parse, and keeps working', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       let deep: unknown = 'bottom';
       for (let level = 0; level < 40; level++) deep = { level: deep };
       const response = await post(own.id, { key: own.secret, solarPower: 1, deep }).expect(400);
@@ -375,7 +366,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
 
     it('accepts a timestamp exactly 5 minutes ahead', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const timestamp = new Date(clock.now().getTime() + 5 * 60_000).toISOString();
       await post(own.id, { key: own.secret, timestamp, solarPower: 1 }).expect(200);
     });
@@ -393,7 +384,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     };
 
     it('accepts a body of exactly 64 KB', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const body = padded(own.secret, 64 * 1024);
       expect(Buffer.byteLength(body)).toBe(65536);
       await http
@@ -404,7 +395,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
 
     it('refuses 64 KB + 1 byte with 413', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const response = await http
         .post(`/api/webhook/sunsource/${own.id}`)
         .set('Content-Type', 'application/json')
@@ -416,7 +407,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   });
 
   it('answers 503 when the write fails, and the device’s retry is then stored (not throttled)', async () => {
-    const own = await createWebhookSource();
+    const own = await createSource();
     const message = { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 9, failMe: true };
     await db.query(
       `ALTER TABLE telemetry ADD CONSTRAINT refuse_marked CHECK (raw->>'failMe' IS NULL) NOT VALID`,
@@ -432,7 +423,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   });
 
   it('isolates a bad row: concurrent messages in the same batch are still stored', async () => {
-    const sources = await Promise.all([createWebhookSource(), createWebhookSource(), createWebhookSource()]);
+    const sources = await Promise.all([createSource(), createSource(), createSource()]);
     await db.query(
       `ALTER TABLE telemetry ADD CONSTRAINT refuse_marked CHECK (raw->>'failMe' IS NULL) NOT VALID`,
     );
@@ -517,7 +508,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
           ['device', undefined],
           ['browser', BROWSER],
         ] as const) {
-          const own = await createWebhookSource();
+          const own = await createSource();
           for (const [, send, , offset] of cases) {
             const at = new Date(
               base + (offset === '+1s' ? 1_000 : offset === '+20s' ? 20_000 : 0),
@@ -543,7 +534,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
 
     it('sends the security headers and echoes a sane X-Request-Id', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const response = await http
         .post(`/api/webhook/sunsource/${own.id}`)
         .set('X-Request-Id', 'device-42.batch:7')
@@ -558,7 +549,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
 
     it('leaves other methods, query strings and longer paths to the chain', async () => {
-      const own = await createWebhookSource();
+      const own = await createSource();
       const withQuery = await http
         .post(`/api/webhook/sunsource/${own.id}?via=query`)
         .send({ key: own.secret, timestamp: nextTime().toISOString(), solarPower: 1 })
@@ -571,7 +562,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
   });
 
   it('counts stored telemetry in the administrator’s statistics', async () => {
-    const own = await createWebhookSource();
+    const own = await createSource();
     await post(own.id, { key: own.secret, timestamp: nextTime().toISOString(), solarPower: 1 }).expect(200);
     const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');
     const { body } = await http.get('/api/admin/stats').set('Cookie', admin).expect(200);

@@ -65,3 +65,17 @@ export async function logIn(http: Http, email: string, password = PASSWORD): Pro
   const login = await http.post('/api/auth/login').send({ email, password }).expect(200);
   return sessionCookie(login);
 }
+
+/** Registers a webhook source for the owner of `cookie`; `body` adds to or overrides its fields. */
+export async function createWebhookSource(
+  http: Http,
+  cookie: string,
+  body: object = {},
+): Promise<{ id: string; secret: string }> {
+  const created = await http
+    .post('/api/sunsources')
+    .set('Cookie', cookie)
+    .send({ name: 'Webhook', connectionType: 'Webhook', ...body })
+    .expect(201);
+  return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
+}
