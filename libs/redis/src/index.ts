@@ -1,3 +1,4 @@
+export * from './announced-cache';
 export * from './redis.module';
 export * from './redis-locks';
 export * from './redis.token';

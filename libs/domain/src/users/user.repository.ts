@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PreparedQueries } from '@solar/database';
+import { AccountCache } from './account-cache';
 import { Role } from './role';
 import { UserEntity } from './user.entity';
 import { UserInfo } from './user-info';
@@ -32,25 +33,31 @@ const UNIQUE_VIOLATION = '23505';
 
 export class EmailTakenError extends Error {}
 
-/** The only place that reads or writes the `users` table. */
+/** The only place that reads or writes the `users` table: so every change to an account forgets its cached copy. */
 @Injectable()
 export class UserRepository {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly prepared: PreparedQueries,
+    private readonly accounts: AccountCache,
   ) {}
 
   findById(id: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ id });
   }
 
-  /** The session's account as every authenticated request needs it: a prepared statement, no entity. */
-  async findUserInfo(id: string): Promise<UserInfo | null> {
-    const rows = await this.prepared.query<UserInfo>(
-      `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles FROM users WHERE id = $1`,
-      [id],
-    );
-    return rows[0] ?? null;
+  /**
+   * The session's account as every authenticated request needs it, from the account cache (a
+   * prepared statement behind it). Frozen: the same object answers many requests.
+   */
+  findUserInfo(id: string): Promise<UserInfo | null> {
+    return this.accounts.lookup(id, async () => {
+      const [row] = await this.prepared.query<UserInfo>(
+        `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles FROM users WHERE id = $1`,
+        [id],
+      );
+      return row ? Object.freeze({ ...row, roles: Object.freeze(row.roles) as UserInfo['roles'] }) : null;
+    });
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
@@ -68,6 +75,7 @@ export class UserRepository {
 
   async update(id: string, changes: Partial<Omit<UserEntity, 'id' | 'createdAt'>>): Promise<void> {
     await this.users.update({ id }, changes);
+    await this.accounts.forget(id);
   }
 
   /**
@@ -121,6 +129,7 @@ export class UserRepository {
 
   async delete(id: string): Promise<boolean> {
     const result = await this.users.delete({ id });
+    await this.accounts.forget(id);
     return (result.affected ?? 0) > 0;
   }
 

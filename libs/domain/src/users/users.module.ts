@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '@solar/mail';
 import { ImagesModule } from '../images/images.module';
 import { SunSourcesModule } from '../sun-sources/sun-sources.module';
+import { AccountCache } from './account-cache';
 import { AccountsService } from './accounts.service';
 import { CodeSendLimiter } from './code-send-limiter';
 import { PasswordHasher } from './password-hasher';
@@ -15,6 +16,7 @@ import { UsersAdminService } from './users-admin.service';
   imports: [TypeOrmModule.forFeature([UserEntity]), MailModule, ImagesModule, SunSourcesModule],
   providers: [
     UserRepository,
+    AccountCache,
     PasswordHasher,
     CodeSendLimiter,
     AccountsService,
