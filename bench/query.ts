@@ -271,7 +271,7 @@ function queryCases(dataset: Dataset, owner: HttpTarget): QueryCase[] {
       method: 'GET',
       path: `${metrics}/latest`,
       target: owner,
-      statements: () => captured.latest(source),
+      statements: () => captured.latest(dataset.owner.id, source),
     },
     {
       name: 'history-1000',

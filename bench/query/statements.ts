@@ -57,8 +57,9 @@ export class CapturedStatements {
     return this.captured;
   }
 
-  latest(sourceId: string): Promise<Statement[]> {
-    return this.capture((repository) => repository.latest(sourceId));
+  /** The owner's latest point: ownership and read in one statement. */
+  latest(ownerId: string, sourceId: string): Promise<Statement[]> {
+    return this.capture((repository) => repository.latestOwned(ownerId, sourceId));
   }
 
   history(sourceId: string, range: TimeRange, limit: number): Promise<Statement[]> {
