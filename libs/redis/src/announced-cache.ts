@@ -48,7 +48,8 @@ export class AnnouncedCache<V> {
     const changesBefore = this.changes;
     const value = await load();
     if (this.listening && this.changes === changesBefore) {
-      if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      if (this.entries.size >= this.options.maxEntries)
+        this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, { value, expiresAt: now + this.options.ttlMs });
     }
     return value;

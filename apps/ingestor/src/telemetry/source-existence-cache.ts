@@ -28,9 +28,7 @@ export class SourceExistenceCache {
     const cached = await this.redis.get(key).catch((error: unknown) => unavailable(error));
     if (cached !== null) return cached === '1';
 
-    const source = await this.sources
-      .findDeviceCredentials(sunSourceId)
-      .catch((error: unknown) => unavailable(error));
+    const source = await this.sources.findAccess(sunSourceId).catch((error: unknown) => unavailable(error));
     const exists = source?.connectionType === 'MQTT';
     // Best effort: without the entry the next message simply asks the database again.
     await this.redis.set(key, exists ? '1' : '0', 'PX', SOURCE_EXISTENCE_TTL_MS).catch(() => undefined);

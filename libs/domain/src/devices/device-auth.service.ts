@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { secretsEqual } from '../common/constant-time';
 import { SourceCredentials } from '../sun-sources/source-credentials';
-import { DeviceCredentialsCache } from './device-credentials-cache';
+import { SourceAccessCache } from '../sun-sources/source-access-cache';
 import { deviceIdentity, deviceTopics } from './device-identity';
 import { ingestorCredentials } from './ingestor-credentials';
 
@@ -18,7 +18,7 @@ const DECOY_KEY = `ak_${'0'.repeat(64)}`;
 @Injectable()
 export class DeviceAuthService {
   constructor(
-    private readonly deviceCredentials: DeviceCredentialsCache,
+    private readonly sourceAccess: SourceAccessCache,
     private readonly credentials: SourceCredentials,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -29,7 +29,7 @@ export class DeviceAuthService {
       return secretsEqual(password, ingestor.password) ? 'superuser' : 'deny';
 
     const identity = deviceIdentity(username);
-    const source = identity ? await this.deviceCredentials.lookup(identity.sunSourceId) : null;
+    const source = identity ? await this.sourceAccess.lookup(identity.sunSourceId) : null;
     const key =
       source?.connectionType === 'MQTT' && source.isActive ? this.credentials.mqttApiKeyOf(source) : null;
     const keyMatches = secretsEqual(password, key ?? DECOY_KEY);

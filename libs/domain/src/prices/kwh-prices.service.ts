@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/domain-error';
-import { SunSourceRepository } from '../sun-sources/sun-source.repository';
+import { SourceAccessCache } from '../sun-sources/source-access-cache';
 import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/sun-sources.service';
 import { KwhPriceView, toKwhPriceView } from './kwh-price-view';
 import { KwhPriceFields, KwhPriceRepository } from './kwh-price.repository';
@@ -12,7 +12,7 @@ export const KWH_PRICE_NOT_FOUND = 'Price not found';
 export class KwhPricesService {
   constructor(
     private readonly prices: KwhPriceRepository,
-    private readonly sources: SunSourceRepository,
+    private readonly access: SourceAccessCache,
   ) {}
 
   /** Ordered by `effectiveFrom`, then by entry. */
@@ -43,6 +43,6 @@ export class KwhPricesService {
   }
 
   private async assertOwnSource(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { NotFoundError } from '../common/domain-error';
 import { SunSourceEntity } from '../sun-sources/sun-source.entity';
+import { SourceAccessCache } from '../sun-sources/source-access-cache';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/sun-sources.service';
 import { SourceSharingEntity } from './source-sharing.entity';
@@ -33,6 +34,7 @@ export class SharingService {
   constructor(
     @InjectRepository(SourceSharingEntity) private readonly sharing: Repository<SourceSharingEntity>,
     private readonly sources: SunSourceRepository,
+    private readonly access: SourceAccessCache,
   ) {}
 
   /** Everything off until the owner says otherwise. */
@@ -69,7 +71,7 @@ export class SharingService {
   }
 
   private async ownedSource(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }
 

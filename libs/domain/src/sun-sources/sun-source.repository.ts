@@ -5,10 +5,10 @@ import { PreparedQueries } from '@solar/database';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { SunSourceEntity } from './sun-source.entity';
 
-/** What the device channels need of a source, nothing more. */
-export type SourceDeviceCredentials = Pick<
+/** Who owns a source and how its devices authenticate, nothing more (SourceAccessCache). */
+export type SourceAccess = Pick<
   SunSourceEntity,
-  'id' | 'connectionType' | 'isActive' | 'mqttApiKeyEncrypted' | 'webhookSecretEncrypted'
+  'id' | 'userId' | 'connectionType' | 'isActive' | 'mqttApiKeyEncrypted' | 'webhookSecretEncrypted'
 >;
 
 export type SourceHeading = Pick<SunSourceEntity, 'name' | 'iconUrl'>;
@@ -37,10 +37,10 @@ export class SunSourceRepository {
     return this.sources.findOneBy({ id });
   }
 
-  /** Any owner's source, for the device channels (behind their credentials cache): a prepared probe, no entity. */
-  async findDeviceCredentials(id: string): Promise<SourceDeviceCredentials | null> {
-    const rows = await this.prepared.query<SourceDeviceCredentials>(
-      `SELECT id, connection_type AS "connectionType", is_active AS "isActive",
+  /** Any owner's source, behind SourceAccessCache: a prepared probe, no entity. */
+  async findAccess(id: string): Promise<SourceAccess | null> {
+    const rows = await this.prepared.query<SourceAccess>(
+      `SELECT id, user_id AS "userId", connection_type AS "connectionType", is_active AS "isActive",
               mqtt_api_key_encrypted AS "mqttApiKeyEncrypted", webhook_secret_encrypted AS "webhookSecretEncrypted"
          FROM sun_sources WHERE id = $1`,
       [id],
@@ -54,15 +54,6 @@ export class SunSourceRepository {
       [ownerId],
     );
     return rows.map((row) => row.id);
-  }
-
-  /** The ownership check in front of every telemetry read. */
-  async isOwnedBy(ownerId: string, id: string): Promise<boolean> {
-    const rows = await this.prepared.query(`SELECT 1 FROM sun_sources WHERE id = $1 AND user_id = $2`, [
-      id,
-      ownerId,
-    ]);
-    return rows.length > 0;
   }
 
   /** What a report shows of an owner's source, or null when it is not theirs. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/secret-box';
-import { DeviceCredentialsCache } from '../devices/device-credentials-cache';
+import { SourceAccessCache } from './source-access-cache';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { KwhPriceRepository } from '../prices/kwh-price.repository';
@@ -19,15 +19,9 @@ import { SunSourcesService } from './sun-sources.service';
     SecretBox,
     SourceCredentials,
     DeviceDisconnector,
-    DeviceCredentialsCache,
+    SourceAccessCache,
     SunSourcesService,
   ],
-  exports: [
-    SunSourceRepository,
-    KwhPriceRepository,
-    SourceCredentials,
-    SunSourcesService,
-    DeviceCredentialsCache,
-  ],
+  exports: [SunSourceRepository, KwhPriceRepository, SourceCredentials, SunSourcesService, SourceAccessCache],
 })
 export class SunSourcesModule {}

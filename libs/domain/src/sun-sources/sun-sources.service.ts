@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { Clock } from '../common/clock';
 import { BadRequestError, NotFoundError } from '../common/domain-error';
-import { DeviceCredentialsCache } from '../devices/device-credentials-cache';
+import { SourceAccessCache } from './source-access-cache';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { PowerGroupRepository } from '../power-groups/power-group.repository';
 import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';
@@ -62,7 +62,7 @@ export class SunSourcesService {
     private readonly credentials: SourceCredentials,
     private readonly clock: Clock,
     private readonly devices: DeviceDisconnector,
-    private readonly deviceCredentials: DeviceCredentialsCache,
+    private readonly sourceAccess: SourceAccessCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -130,7 +130,7 @@ export class SunSourcesService {
     }
     if (!(await this.sources.update(ownerId, id, fields))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     if (regenerateMqttApiKey || (source.isActive && changes.isActive === false)) await this.revokeDevices(id);
-    else await this.deviceCredentials.forget(id);
+    else await this.sourceAccess.forget(id);
     return this.get(ownerId, id, regenerateMqttApiKey === true);
   }
 
@@ -145,7 +145,7 @@ export class SunSourcesService {
    * remembered of them, and its devices' live connections are dropped.
    */
   async revokeDevices(id: string): Promise<void> {
-    await this.deviceCredentials.forget(id);
+    await this.sourceAccess.forget(id);
     await this.devices.disconnect(id);
   }
 
@@ -163,7 +163,7 @@ export class SunSourcesService {
     await this.sources.update(ownerId, id, {
       webhookSecretEncrypted: this.credentials.sealWebhookSecret(id, secret),
     });
-    await this.deviceCredentials.forget(id);
+    await this.sourceAccess.forget(id);
     return secret;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import {
   BadRequestError,
-  DeviceCredentialsCache,
+  SourceAccessCache,
   NotFoundError,
   secretsEqual,
   SourceCredentials,
@@ -24,7 +24,7 @@ export const WebhookMessages = {
 @Injectable()
 export class WebhookIngestion {
   constructor(
-    private readonly deviceCredentials: DeviceCredentialsCache,
+    private readonly sourceAccess: SourceAccessCache,
     private readonly credentials: SourceCredentials,
     private readonly ingestion: TelemetryIngestion,
   ) {}
@@ -35,7 +35,7 @@ export class WebhookIngestion {
     signature: string | undefined,
     receivedAt: Date,
   ): Promise<IngestOutcome> {
-    const source = await this.deviceCredentials.lookup(sunSourceId);
+    const source = await this.sourceAccess.lookup(sunSourceId);
     if (!source || source.connectionType !== 'Webhook' || !source.isActive) {
       throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     }

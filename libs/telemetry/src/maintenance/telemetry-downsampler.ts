@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { NotFoundError, SUN_SOURCE_NOT_FOUND, SunSourceRepository } from '@solar/domain';
+import { NotFoundError, SourceAccessCache, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
 import { CODE_FIELDS, NUMERIC_FIELDS, TEXT_FIELDS } from '../telemetry-fields';
 
 export const DOWNSAMPLE_AFTER_DAYS = 30;
@@ -59,12 +59,12 @@ const insertedValues = [
 export class TelemetryDownsampler {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly sources: SunSourceRepository,
+    private readonly access: SourceAccessCache,
   ) {}
 
   /** One of the caller's sources, on demand (`POST /api/sunsourcedata/downsample/{id}`). */
   async downsampleOwned(ownerId: string, sunSourceId: string, now: Date): Promise<DownsampleResult> {
-    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     const cutoff = new Date(now.getTime() - DOWNSAMPLE_AFTER_DAYS * 86_400_000);
     return this.dataSource.transaction((manager) => this.compact(manager, sunSourceId, cutoff));
   }

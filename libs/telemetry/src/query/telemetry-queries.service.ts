@@ -6,6 +6,7 @@ import {
   NotFoundError,
   SUN_SOURCE_NOT_FOUND,
   SourceHeading,
+  SourceAccessCache,
   SunSourceRepository,
 } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
@@ -64,6 +65,7 @@ export class TelemetryQueries {
   constructor(
     private readonly telemetry: TelemetryQueryRepository,
     private readonly sources: SunSourceRepository,
+    private readonly access: SourceAccessCache,
     private readonly clock: Clock,
   ) {}
 
@@ -225,7 +227,7 @@ export class TelemetryQueries {
 
   /** The ownership verdict alone: one indexed probe. */
   async assertOwned(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.sources.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 
   /** `end` defaults to now and `start` to `defaultLength` before it. */

@@ -1,0 +1,56 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { AnnouncedCache, REDIS } from '@solar/redis';
+import { SourceAccess, SunSourceRepository } from './sun-source.repository';
+
+/** Channel on which every process hears that a source's credentials or state changed, or that it went. */
+export const accessChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) =>
+  `${config.redisKeyPrefix}sources:access-changed`;
+
+export const ACCESS_CACHE_TTL_MS = 30_000;
+
+/**
+ * What is checked of a source before anything else, over and over: who owns it (every read of
+ * its telemetry) and how its devices authenticate (every message). Kept for 30 s, credentials
+ * sealed as stored (a secret is opened only when compared). Every change to a source (key or
+ * secret rotated, switched off, edited, deleted, its owner deleted) is announced on Redis and
+ * every process forgets that source at once.
+ */
+@Injectable()
+export class SourceAccessCache implements OnApplicationShutdown {
+  private readonly cache: AnnouncedCache<SourceAccess | null>;
+
+  constructor(
+    private readonly sources: SunSourceRepository,
+    @Inject(REDIS) redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cache = new AnnouncedCache({
+      redis,
+      redisUrl: config.redisUrl,
+      channel: accessChangedChannel(config),
+      ttlMs: ACCESS_CACHE_TTL_MS,
+      maxEntries: 100_000,
+      name: SourceAccessCache.name,
+    });
+  }
+
+  lookup(sunSourceId: string): Promise<SourceAccess | null> {
+    return this.cache.lookup(sunSourceId, () => this.sources.findAccess(sunSourceId));
+  }
+
+  /** The ownership check in front of every telemetry read. */
+  async isOwnedBy(ownerId: string, sunSourceId: string): Promise<boolean> {
+    return (await this.lookup(sunSourceId))?.userId === ownerId;
+  }
+
+  /** After a change to the source: forgotten here at once, and by every other process when it hears. */
+  forget(sunSourceId: string): Promise<void> {
+    return this.cache.forget(sunSourceId);
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.cache.close();
+  }
+}
