@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, FakeClock, TestEnvironment, waitFor } from '@solar/testing';
 import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
@@ -490,6 +490,31 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
         expect([path, owner.status]).toEqual([path, 400]);
         const response = await http.get(path).set('Cookie', stranger.cookie);
         expect([path, response.status, response.body]).toEqual([path, 404, NOT_FOUND]);
+      }
+    });
+
+    it('a source deleted through another api process is 404 here at once on every read', async () => {
+      const other = await startApi(env.config, clock);
+      try {
+        const doomed = await createSource(owner.cookie, 'Doomed');
+        await send(doomed, FIXTURE[3]);
+        const reads = routes(doomed.id).filter(([method]) => method === 'GET');
+        // This process now remembers the source as the owner's.
+        for (const [, path] of reads) expect([path, (await get(path)).status]).toEqual([path, 200]);
+        await other.http.delete(`/api/sunsources/${doomed.id}`).set('Cookie', owner.cookie).expect(204);
+        // The notice crosses Redis: a moment, far below the cache's 30 s.
+        const history = `/api/sunsourcemetrics/${doomed.id}/history`;
+        let status: number | undefined;
+        await waitFor(async () => (status = (await get(history)).status) === 404, 'the notice', 2000).catch(
+          () => undefined,
+        );
+        expect(status).toBe(404);
+        for (const [, path] of reads) {
+          const response = await get(path);
+          expect([path, response.status, response.body]).toEqual([path, 404, NOT_FOUND]);
+        }
+      } finally {
+        await other.app.close();
       }
     });
 
