@@ -1,8 +1,10 @@
 import { INestApplication } from '@nestjs/common';
+import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { UsersAdminService } from '@solar/domain';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
+import { accountChangedChannel, UsersAdminService } from '@solar/domain';
+import { REDIS } from '@solar/redis';
+import { createTestEnvironment, TestEnvironment, waitFor } from '@solar/testing';
 import { Http, logIn, PASSWORD, signUp, startApi, uniqueEmail } from './support/api-harness';
 
 // jest.config.js sets testTimeout inside the e2e project, where Jest does not read it; several
@@ -614,6 +616,97 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
 
     it('answers 404 "User not found" for an unknown id', async () => {
       expect((await deleteUser(randomUUID()).expect(404)).body).toEqual(USER_NOT_FOUND);
+    });
+  });
+
+  describe('a second api process', () => {
+    interface Elsewhere {
+      me(): request.Test;
+      listUsers(): request.Test;
+    }
+
+    /** How many processes hear account changes (AccountCache's channel). */
+    async function accountListeners(): Promise<number> {
+      const [, count] = await app.get<Redis>(REDIS).pubsub('NUMSUB', accountChangedChannel(env.config));
+      return Number(count);
+    }
+
+    /**
+     * Starts another api on the same database, Redis and sessions, and logs `email` in there.
+     * Its account cache keeps nothing until it has subscribed, on its first lookup: `run` starts
+     * once it has.
+     */
+    async function onSecondProcess(
+      email: string,
+      run: (elsewhere: Elsewhere) => Promise<void>,
+    ): Promise<void> {
+      const listeners = await accountListeners();
+      const second = await startApi(env.configWith({}));
+      try {
+        const cookie = await logIn(second.http, email);
+        const elsewhere: Elsewhere = {
+          me: () => second.http.get('/api/auth/me').set('Cookie', cookie),
+          listUsers: () => second.http.get('/api/admin/users').set('Cookie', cookie),
+        };
+        await waitFor(
+          async () => {
+            await elsewhere.me().expect(200);
+            return (await accountListeners()) > listeners;
+          },
+          'the second process to subscribe',
+          2000,
+        );
+        await run(elsewhere);
+      } finally {
+        await second.app.close();
+      }
+    }
+
+    it('sees roles changed through the first process on its next request', async () => {
+      const target = await signUp(http, env.mail);
+      await onSecondProcess(target.email, async (elsewhere) => {
+        // From here on the second process holds the account, for 30 s unless told of a change.
+        expect((await elsewhere.me().expect(200)).body.user.roles).toEqual(['User']);
+        expect((await elsewhere.listUsers().expect(403)).body).toEqual(INSUFFICIENT_ROLE);
+
+        await setRoles(target.id, ['User', 'Admin']).expect(200);
+        // The notice crosses Redis: a moment, far below the cache's 30 s.
+        let roles: string[] | undefined;
+        await waitFor(
+          async () => (roles = (await elsewhere.me().expect(200)).body.user.roles).includes('Admin'),
+          'the promotion to be heard',
+          2000,
+        ).catch(() => undefined);
+        expect(roles).toEqual(['User', 'Admin']);
+        await elsewhere.listUsers().expect(200);
+
+        await setRoles(target.id, ['User']).expect(200);
+        let refused: request.Response | undefined;
+        await waitFor(
+          async () => (refused = await elsewhere.listUsers()).status === 403,
+          'the demotion to be heard',
+          2000,
+        ).catch(() => undefined);
+        expect([refused?.status, refused?.body]).toEqual([403, INSUFFICIENT_ROLE]);
+        expect((await elsewhere.me().expect(200)).body.user.roles).toEqual(['User']);
+      });
+    });
+
+    it('ends the session of an account deleted through the first process with 401', async () => {
+      const victim = await signUp(http, env.mail);
+      await onSecondProcess(victim.email, async (elsewhere) => {
+        expect((await elsewhere.me().expect(200)).body.user.id).toBe(victim.id);
+
+        await deleteUser(victim.id).expect(204);
+        let response: request.Response | undefined;
+        await waitFor(
+          async () => (response = await elsewhere.me()).status === 401,
+          'the deletion to be heard',
+          2000,
+        ).catch(() => undefined);
+        expect([response?.status, response?.body]).toEqual([401, AUTH_REQUIRED]);
+        expect((await elsewhere.listUsers().expect(401)).body).toEqual(AUTH_REQUIRED);
+      });
     });
   });
 

@@ -25,6 +25,7 @@ export * from './sun-sources/sun-source.entity';
 export * from './sun-sources/sun-source.repository';
 export * from './sun-sources/sun-sources.module';
 export * from './sun-sources/sun-sources.service';
+export * from './users/account-cache';
 export * from './users/accounts.service';
 export * from './users/role';
 export * from './users/system-stats.repository';

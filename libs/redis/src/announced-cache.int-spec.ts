@@ -1,0 +1,182 @@
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { createRedisPrefix, TEST_REDIS_URL, waitFor } from '@solar/testing';
+import { AnnouncedCache, AnnouncedCacheOptions } from './announced-cache';
+
+/** Far longer than any test: an entry goes only when forgotten or evicted. */
+const LONG_TTL_MS = 60_000;
+
+/** A loader per key that counts its calls and answers `key#n`, so that each load is told apart. */
+function countingLoader() {
+  const calls = new Map<string, number>();
+  return {
+    calls: (key: string) => calls.get(key) ?? 0,
+    load: (key: string) => async () => {
+      const n = (calls.get(key) ?? 0) + 1;
+      calls.set(key, n);
+      return `${key}#${n}`;
+    },
+  };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe('AnnouncedCache, against a real Redis', () => {
+  // Channels are not keys: the prefix only keeps this run's channels apart from any other's.
+  const { prefix } = createRedisPrefix();
+  let redis: Redis;
+  let open: Array<AnnouncedCache<string>> = [];
+
+  beforeAll(() => {
+    redis = new Redis(TEST_REDIS_URL);
+  });
+
+  afterEach(async () => {
+    await Promise.all(open.map((cache) => cache.close()));
+    open = [];
+  });
+
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  /** A channel of its own for each test, so that no other test's notices reach it. */
+  function newChannel(): string {
+    return `${prefix}announced-cache:${randomUUID()}`;
+  }
+
+  function newCache(options: Partial<AnnouncedCacheOptions> & { channel: string }): AnnouncedCache<string> {
+    const cache = new AnnouncedCache<string>({
+      redis,
+      redisUrl: TEST_REDIS_URL,
+      ttlMs: LONG_TTL_MS,
+      maxEntries: 100,
+      name: 'AnnouncedCacheTest',
+      ...options,
+    });
+    open.push(cache);
+    return cache;
+  }
+
+  /**
+   * Nothing is cached until the lazily opened subscription is in place: looks `key` up until a
+   * lookup is answered from memory. The loads this takes are counted by `loader` like any other.
+   */
+  async function untilCached(
+    cache: AnnouncedCache<string>,
+    key: string,
+    loader: ReturnType<typeof countingLoader>,
+  ): Promise<void> {
+    await waitFor(
+      async () => {
+        await cache.lookup(key, loader.load(key));
+        const before = loader.calls(key);
+        await cache.lookup(key, loader.load(key));
+        return loader.calls(key) === before;
+      },
+      `${key} to be cached`,
+      2000,
+    );
+  }
+
+  it('answers a second lookup within the TTL from memory, without loading', async () => {
+    const cache = newCache({ channel: newChannel() });
+    const loader = countingLoader();
+    await untilCached(cache, 'warm', loader);
+
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#1');
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#1');
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#1');
+    expect(loader.calls('account')).toBe(1);
+  });
+
+  it('loads again once the TTL has passed', async () => {
+    const cache = newCache({ channel: newChannel(), ttlMs: 50 });
+    const loader = countingLoader();
+    await untilCached(cache, 'warm', loader);
+
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#1');
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#1');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#2');
+    expect(loader.calls('account')).toBe(2);
+  });
+
+  it('forget on one cache makes another on the same channel (another process) load afresh', async () => {
+    const channel = newChannel();
+    const here = newCache({ channel });
+    const there = newCache({ channel });
+    const hereLoader = countingLoader();
+    const thereLoader = countingLoader();
+    await untilCached(here, 'account', hereLoader);
+    await untilCached(there, 'account', thereLoader);
+    const loadedThere = thereLoader.calls('account');
+    expect(await there.lookup('account', thereLoader.load('account'))).toBe(`account#${loadedThere}`);
+
+    await here.forget('account');
+
+    // The notice crosses Redis: a moment, far below the TTL.
+    let seen: string | undefined;
+    await waitFor(
+      async () =>
+        (seen = await there.lookup('account', thereLoader.load('account'))) !== `account#${loadedThere}`,
+      'the other cache to hear the change',
+      2000,
+    ).catch(() => undefined);
+    expect(seen).toBe(`account#${loadedThere + 1}`);
+    // Cached again from then on.
+    expect(await there.lookup('account', thereLoader.load('account'))).toBe(`account#${loadedThere + 1}`);
+    expect(thereLoader.calls('account')).toBe(loadedThere + 1);
+    // Forgotten at once where it was announced.
+    const loadedHere = hereLoader.calls('account');
+    expect(await here.lookup('account', hereLoader.load('account'))).toBe(`account#${loadedHere + 1}`);
+  });
+
+  it('returns but does not cache a value whose load overlapped a change it heard', async () => {
+    const channel = newChannel();
+    const announcer = newCache({ channel });
+    const cache = newCache({ channel });
+    const loader = countingLoader();
+    await untilCached(cache, 'marker', loader);
+
+    const stale = deferred<string>();
+    const pending = cache.lookup('account', () => stale.promise);
+    await announcer.forget('account');
+    // Notices arrive in order on one channel: once the marker's is heard, so is the account's.
+    await announcer.forget('marker');
+    const markerLoads = loader.calls('marker');
+    await waitFor(
+      async () => {
+        await cache.lookup('marker', loader.load('marker'));
+        return loader.calls('marker') > markerLoads;
+      },
+      'the change to be heard',
+      2000,
+    );
+    stale.resolve('stale');
+
+    expect(await pending).toBe('stale');
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#1');
+    expect(await cache.lookup('account', loader.load('account'))).toBe('account#1');
+    expect(loader.calls('account')).toBe(1);
+  });
+
+  it('with maxEntries 2, a third key evicts the oldest', async () => {
+    const cache = newCache({ channel: newChannel(), maxEntries: 2 });
+    const loader = countingLoader();
+    await untilCached(cache, 'oldest', loader);
+    const oldestLoads = loader.calls('oldest');
+
+    await cache.lookup('middle', loader.load('middle'));
+    await cache.lookup('newest', loader.load('newest'));
+
+    expect(await cache.lookup('newest', loader.load('newest'))).toBe('newest#1');
+    expect(await cache.lookup('middle', loader.load('middle'))).toBe('middle#1');
+    expect(await cache.lookup('oldest', loader.load('oldest'))).toBe(`oldest#${oldestLoads + 1}`);
+    expect([loader.calls('middle'), loader.calls('newest')]).toEqual([1, 1]);
+  });
+});
