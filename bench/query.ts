@@ -334,7 +334,7 @@ function queryCases(dataset: Dataset, owner: HttpTarget): QueryCase[] {
       body: dataset.ownedSourceIds.slice(0, 50),
       target: owner,
       statements: () =>
-        captured.latestOfOwned(dataset.owner.id, [...new Set(dataset.ownedSourceIds.slice(0, 50))]),
+        captured.latestByIdOfOwned(dataset.owner.id, [...new Set(dataset.ownedSourceIds.slice(0, 50))]),
     },
   ];
 }

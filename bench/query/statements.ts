@@ -92,8 +92,12 @@ export class CapturedStatements {
     );
   }
 
-  latestOfOwned(ownerId: string, ids?: string[]): Promise<Statement[]> {
-    return this.capture((repository) => repository.latestOfOwned(ownerId, ids));
+  latestOfOwned(ownerId: string): Promise<Statement[]> {
+    return this.capture((repository) => repository.latestOfOwned(ownerId));
+  }
+
+  latestByIdOfOwned(ownerId: string, ids: string[]): Promise<Statement[]> {
+    return this.capture((repository) => repository.latestByIdOfOwned(ownerId, ids));
   }
 }
 

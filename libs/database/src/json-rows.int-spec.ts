@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { TEST_SERVER_URL } from '@solar/testing';
-import { JsonColumn, jsonObject, selectList } from './json-rows';
+import { JsonColumn, jsonMember, jsonObject, selectList } from './json-rows';
 import { PreparedQueries } from './prepared-queries';
 
 /** Every kind of value the api has PostgreSQL encode, with the awkward ones of each. */
@@ -74,6 +74,32 @@ describe('jsonObject, through PreparedQueries.queryJson', () => {
     expect(await prepared.queryJson(`SELECT ${jsonObject(COLUMNS)} FROM ${VALUES} WHERE v.n > $1`, [9])).toBe(
       '[]',
     );
+  });
+
+  it('as members keyed by any text, writes what JSON.stringify writes of Object.fromEntries', async () => {
+    const rows = await prepared.query<{ n: number }>(
+      `SELECT ${selectList(COLUMNS)} FROM ${VALUES} WHERE v.n >= $1 ORDER BY v.n`,
+      [1],
+    );
+    // Keys as awkward as the values (quotes, backslashes, newlines, non-ASCII); none integer-like,
+    // which JavaScript would order first.
+    const key = `'k' || v.n || coalesce(v.escaped, v.plain, '')`;
+    const keys = await prepared.query<{ key: string }>(
+      `SELECT ${key} AS key FROM ${VALUES} WHERE v.n >= $1 ORDER BY v.n`,
+      [1],
+    );
+    const json = await prepared.queryJson(
+      `SELECT ${jsonMember(key, jsonObject(COLUMNS))} FROM ${VALUES} WHERE v.n >= $1 ORDER BY v.n`,
+      [1],
+      'object',
+    );
+
+    const expected = Object.fromEntries(rows.map((row, i) => [keys[i].key, row]));
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(Object.keys(JSON.parse(json) as object)).toEqual(keys.map((row) => row.key));
+    expect(
+      await prepared.queryJson(`SELECT ${jsonMember(key, '1')} FROM ${VALUES} WHERE v.n > $1`, [9], 'object'),
+    ).toBe('{}');
   });
 
   it('refuses a key that would need quoting', () => {

@@ -46,9 +46,20 @@ export function jsonObject(columns: readonly JsonColumn[]): string {
   return `concat(${parts.join(', ')}, '}')`;
 }
 
-/** The rows of a statement selecting one `jsonObject` each, as a JSON array. */
-export function jsonArrayOf(rows: ReadonlyArray<readonly [string]>): JsonText {
-  let json = '[';
+/**
+ * How the rows of a statement make one JSON document: `array`, each row one `jsonObject`; or
+ * `object`, each row one member (`jsonMember`).
+ */
+export type JsonRowsShape = 'array' | 'object';
+
+/** One SQL expression: the member `"key":object` of a JSON object, `key` any text expression. */
+export function jsonMember(key: string, object: string): string {
+  return `concat(to_json((${key})::text)::text, ':', ${object})`;
+}
+
+/** The rows of a statement selecting one `jsonObject` (or `jsonMember`) each, as one document. */
+export function jsonRowsOf(rows: ReadonlyArray<readonly [string]>, shape: JsonRowsShape = 'array'): JsonText {
+  let json = shape === 'array' ? '[' : '{';
   for (let i = 0; i < rows.length; i++) json += i === 0 ? rows[i][0] : `,${rows[i][0]}`;
-  return `${json}]` as JsonText;
+  return `${json}${shape === 'array' ? ']' : '}'}` as JsonText;
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { jsonArrayOf, JsonText } from './json-rows';
+import { JsonRowsShape, jsonRowsOf, JsonText } from './json-rows';
 
 /** The pg pool behind TypeORM's PostgreSQL data source, for what TypeORM cannot do (cursors, named statements). */
 export function pgPool(dataSource: DataSource): Pool {
@@ -13,8 +13,8 @@ export function pgPool(dataSource: DataSource): Pool {
 /** Anything that runs a parameterized statement and returns its rows. */
 export interface SqlRunner {
   query<T = unknown>(text: string, values?: unknown[]): Promise<T[]>;
-  /** The rows of a statement selecting one `jsonObject` each, as a JSON array. */
-  queryJson(text: string, values?: unknown[]): Promise<JsonText>;
+  /** The rows of a statement selecting one `jsonObject` (or `jsonMember`) each, as one document. */
+  queryJson(text: string, values?: unknown[], shape?: JsonRowsShape): Promise<JsonText>;
 }
 
 /**
@@ -35,15 +35,15 @@ export class PreparedQueries implements SqlRunner {
     return result.rows as T[];
   }
 
-  /** A statement selecting one `jsonObject` per row: its rows as a JSON array, joined. */
-  async queryJson(text: string, values: unknown[] = []): Promise<JsonText> {
+  /** A statement selecting one `jsonObject` (or `jsonMember`) per row: its rows joined as one document. */
+  async queryJson(text: string, values: unknown[] = [], shape: JsonRowsShape = 'array'): Promise<JsonText> {
     const result = await pgPool(this.dataSource).query<[string]>({
       name: this.nameOf(text),
       text,
       values,
       rowMode: 'array',
     });
-    return jsonArrayOf(result.rows);
+    return jsonRowsOf(result.rows, shape);
   }
 
   private nameOf(text: string): string {

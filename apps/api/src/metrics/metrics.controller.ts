@@ -34,6 +34,7 @@ export class MetricsController {
 
   @Post('batch/latest')
   @HttpCode(200)
+  @SendsEncodedJson()
   @ApiBody({ schema: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 50 } })
   @ApiOkResponse({
     description: 'Source id → its latest point; other users’ ids and sources without data are left out',
@@ -42,7 +43,7 @@ export class MetricsController {
   batchLatest(
     @CurrentUser() user: AuthenticatedUser,
     @Body(SourceIdListPipe) ids: string[],
-  ): Promise<Record<string, SunSourceMetricsDto>> {
+  ): Promise<JsonText> {
     return this.queries.batchLatest(user.id, ids);
   }
 

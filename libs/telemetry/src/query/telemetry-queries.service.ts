@@ -131,11 +131,10 @@ export class TelemetryQueries {
   }
 
   /** Other users' ids and sources without data are simply absent from the answer. */
-  async batchLatest(ownerId: string, ids: string[]): Promise<Record<string, SunSourceMetrics>> {
+  async batchLatest(ownerId: string, ids: string[]): Promise<JsonText> {
     if (ids.length > QueryLimits.batchLatestSources) throw new BadRequestError('At most 50 source ids');
-    if (ids.length === 0) return {};
-    const latest = await this.telemetry.latestOfOwned(ownerId, [...new Set(ids)]);
-    return Object.fromEntries(latest.map((row) => [row.sunSourceId, row]));
+    if (ids.length === 0) return encodeJson({});
+    return this.telemetry.latestByIdOfOwned(ownerId, [...new Set(ids)]);
   }
 
   async report(

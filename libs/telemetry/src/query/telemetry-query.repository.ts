@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { JsonColumn, jsonObject, JsonText, PreparedQueries, selectList, SqlRunner } from '@solar/database';
+import {
+  JsonColumn,
+  jsonMember,
+  jsonObject,
+  JsonText,
+  PreparedQueries,
+  selectList,
+  SqlRunner,
+} from '@solar/database';
 import {
   AveragedColumn,
   countColumn,
@@ -196,12 +204,21 @@ const HISTORY = `
    WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
    ORDER BY t.ts DESC LIMIT $4`;
 
-/** Parameters: $1 owner, $2 source ids or null for all. */
+/** Parameters: $1 owner. */
 const LATEST_OF_OWNED = `
   SELECT l.* FROM sun_sources s
    CROSS JOIN LATERAL (
      SELECT ${METRICS} FROM telemetry t WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l
-   WHERE s.user_id = $1 AND ($2::uuid[] IS NULL OR s.id = ANY($2::uuid[]))
+   WHERE s.user_id = $1
+   ORDER BY s.created_at, s.id`;
+
+/** Parameters: $1 owner, $2 source ids. One member `"id":SunSourceMetrics` per source with data. */
+const LATEST_BY_ID_OF_OWNED = `
+  SELECT ${jsonMember('s.id', 'l.metrics')} FROM sun_sources s
+   CROSS JOIN LATERAL (
+     SELECT ${jsonObject(metricsColumns('t'))} AS metrics FROM telemetry t
+      WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l
+   WHERE s.user_id = $1 AND s.id = ANY($2::uuid[])
    ORDER BY s.created_at, s.id`;
 
 // Parameters of the following: as HOURS_OF_RANGE's (`hoursOfRangeParameters`).
@@ -250,9 +267,14 @@ export class TelemetryQueryRepository {
     return this.reads.queryJson(HISTORY, [sunSourceId, range.start, range.end, limit]);
   }
 
-  /** The latest point of each of the owner's sources among `ids` (all of them when `ids` is absent). */
-  latestOfOwned(ownerId: string, ids?: string[]): Promise<SunSourceMetrics[]> {
-    return this.reads.query(LATEST_OF_OWNED, [ownerId, ids ?? null]);
+  /** The latest point of each of the owner's sources. */
+  latestOfOwned(ownerId: string): Promise<SunSourceMetrics[]> {
+    return this.reads.query(LATEST_OF_OWNED, [ownerId]);
+  }
+
+  /** The latest point of each of the owner's sources among `ids`, by source id, encoded. */
+  latestByIdOfOwned(ownerId: string, ids: string[]): Promise<JsonText> {
+    return this.reads.queryJson(LATEST_BY_ID_OF_OWNED, [ownerId, ids], 'object');
   }
 
   /** The UTC hours of the range as HourlyRow[], encoded. */
