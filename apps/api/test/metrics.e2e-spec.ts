@@ -518,6 +518,30 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
       }
     });
 
+    it("a source renamed through another api process has its new heading in this one's report at once", async () => {
+      const other = await startApi(env.config, clock);
+      try {
+        const renamed = await createSource(owner.cookie, 'Before');
+        const report = `/api/sunsourcedata/report/${renamed.id}?period=today`;
+        expect((await get(report).expect(200)).body.source).toEqual({ name: 'Before', iconUrl: null });
+        await other.http
+          .put(`/api/sunsources/${renamed.id}`)
+          .set('Cookie', owner.cookie)
+          .send({ name: 'After', iconUrl: 'https://example.com/after.png' })
+          .expect(200);
+        let heading: unknown;
+        await waitFor(
+          async () =>
+            ((heading = (await get(report).expect(200)).body.source) as { name: string }).name === 'After',
+          'the notice',
+          2000,
+        ).catch(() => undefined);
+        expect(heading).toEqual({ name: 'After', iconUrl: 'https://example.com/after.png' });
+      } finally {
+        await other.app.close();
+      }
+    });
+
     it('no session is 401; an id that is not a UUID is 400', async () => {
       for (const [method, path] of routes(source.id)) await call(method, path).expect(401);
       await get('/api/sunsourcemetrics/faults', '').expect(401);

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
-import { SourceAccess, SunSourceRepository } from './sun-source.repository';
+import { SourceAccess, SourceHeading, SunSourceRepository } from './sun-source.repository';
 
 /** Channel on which every process hears that a source's credentials or state changed, or that it went. */
 export const accessChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) =>
@@ -11,8 +11,8 @@ export const accessChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) 
 export const ACCESS_CACHE_TTL_MS = 30_000;
 
 /**
- * What is checked of a source before anything else, over and over: who owns it (every read of
- * its telemetry) and how its devices authenticate (every message). Kept for 30 s, credentials
+ * What is asked of a source before anything else, over and over: who owns it (every read of its
+ * telemetry), its heading (reports, exports) and how its devices authenticate (every message). Kept for 30 s, credentials
  * sealed as stored (a secret is opened only when compared). Every change to a source (key or
  * secret rotated, switched off, edited, deleted, its owner deleted) is announced on Redis and
  * every process forgets that source at once.
@@ -43,6 +43,12 @@ export class SourceAccessCache implements OnApplicationShutdown {
   /** The ownership check in front of every telemetry read. */
   async isOwnedBy(ownerId: string, sunSourceId: string): Promise<boolean> {
     return (await this.lookup(sunSourceId))?.userId === ownerId;
+  }
+
+  /** What a report or an export shows of an owner's source, or null when it is not theirs. */
+  async headingOwnedBy(ownerId: string, sunSourceId: string): Promise<SourceHeading | null> {
+    const access = await this.lookup(sunSourceId);
+    return access?.userId === ownerId ? { name: access.name, iconUrl: access.iconUrl } : null;
   }
 
   /** After a change to the source: forgotten here at once, and by every other process when it hears. */

@@ -5,10 +5,17 @@ import { PreparedQueries } from '@solar/database';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { SunSourceEntity } from './sun-source.entity';
 
-/** Who owns a source and how its devices authenticate, nothing more (SourceAccessCache). */
+/** Who owns a source, its heading and how its devices authenticate, nothing more (SourceAccessCache). */
 export type SourceAccess = Pick<
   SunSourceEntity,
-  'id' | 'userId' | 'connectionType' | 'isActive' | 'mqttApiKeyEncrypted' | 'webhookSecretEncrypted'
+  | 'id'
+  | 'userId'
+  | 'name'
+  | 'iconUrl'
+  | 'connectionType'
+  | 'isActive'
+  | 'mqttApiKeyEncrypted'
+  | 'webhookSecretEncrypted'
 >;
 
 export type SourceHeading = Pick<SunSourceEntity, 'name' | 'iconUrl'>;
@@ -40,7 +47,8 @@ export class SunSourceRepository {
   /** Any owner's source, behind SourceAccessCache: a prepared probe, no entity. */
   async findAccess(id: string): Promise<SourceAccess | null> {
     const rows = await this.prepared.query<SourceAccess>(
-      `SELECT id, user_id AS "userId", connection_type AS "connectionType", is_active AS "isActive",
+      `SELECT id, user_id AS "userId", name, icon_url AS "iconUrl",
+              connection_type AS "connectionType", is_active AS "isActive",
               mqtt_api_key_encrypted AS "mqttApiKeyEncrypted", webhook_secret_encrypted AS "webhookSecretEncrypted"
          FROM sun_sources WHERE id = $1`,
       [id],
@@ -54,15 +62,6 @@ export class SunSourceRepository {
       [ownerId],
     );
     return rows.map((row) => row.id);
-  }
-
-  /** What a report shows of an owner's source, or null when it is not theirs. */
-  async findOwnedHeading(ownerId: string, id: string): Promise<SourceHeading | null> {
-    const [row] = await this.prepared.query<SourceHeading>(
-      `SELECT name, icon_url AS "iconUrl" FROM sun_sources WHERE id = $1 AND user_id = $2`,
-      [id, ownerId],
-    );
-    return row ?? null;
   }
 
   /** Every source of every user who turned the on/off setting `settingType` on, in a stable order. */

@@ -6,7 +6,7 @@ import {
   Clock,
   NotFoundError,
   SUN_SOURCE_NOT_FOUND,
-  SunSourceRepository,
+  SourceAccessCache,
 } from '@solar/domain';
 import { CsvExportEncoder } from './csv-export-encoder';
 import { ExportFormat, exportFileName } from './export-file-name';
@@ -57,7 +57,7 @@ export class TelemetryExportService {
   private readonly slots = new ExportSlots(MAX_CONCURRENT_EXPORTS);
 
   constructor(
-    private readonly sources: SunSourceRepository,
+    private readonly access: SourceAccessCache,
     private readonly repository: TelemetryExportRepository,
     private readonly clock: Clock,
     @Inject(EXPORT_ROW_LIMIT) private readonly rowLimit: number,
@@ -79,7 +79,7 @@ export class TelemetryExportService {
     if (endDate.getTime() - startDate.getTime() > MAX_EXPORT_RANGE_MS) {
       throw new BadRequestError(EXPORT_RANGE_TOO_LONG);
     }
-    const source = await this.sources.findOwnedHeading(request.ownerId, request.sunSourceId);
+    const source = await this.access.headingOwnedBy(request.ownerId, request.sunSourceId);
     if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
 
     const releaseSlot = await this.slots.acquire();

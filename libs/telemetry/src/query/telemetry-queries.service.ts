@@ -219,7 +219,7 @@ export class TelemetryQueries {
   }
 
   private async ownedHeading(ownerId: string, sunSourceId: string): Promise<SourceHeading> {
-    const heading = await this.sources.findOwnedHeading(ownerId, sunSourceId);
+    const heading = await this.access.headingOwnedBy(ownerId, sunSourceId);
     if (!heading) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     return heading;
   }
