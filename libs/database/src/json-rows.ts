@@ -59,7 +59,8 @@ export function jsonMember(key: string, object: string): string {
 
 /** The rows of a statement selecting one `jsonObject` (or `jsonMember`) each, as one document. */
 export function jsonRowsOf(rows: ReadonlyArray<readonly [string]>, shape: JsonRowsShape = 'array'): JsonText {
-  let json = shape === 'array' ? '[' : '{';
+  const [open, close] = shape === 'array' ? ['[', ']'] : ['{', '}'];
+  let json = open;
   for (let i = 0; i < rows.length; i++) json += i === 0 ? rows[i][0] : `,${rows[i][0]}`;
-  return `${json}${shape === 'array' ? ']' : '}'}` as JsonText;
+  return `${json}${close}` as JsonText;
 }

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
 import { SourceAccess, SourceHeading, SunSourceRepository } from './sun-source.repository';
 
-/** Channel on which every process hears that a source's credentials or state changed, or that it went. */
+/** Channel on which every process hears that a source changed or went. */
 export const accessChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) =>
   `${config.redisKeyPrefix}sources:access-changed`;
 
@@ -12,10 +12,10 @@ export const ACCESS_CACHE_TTL_MS = 30_000;
 
 /**
  * What is asked of a source before anything else, over and over: who owns it (every read of its
- * telemetry), its heading (reports, exports) and how its devices authenticate (every message). Kept for 30 s, credentials
- * sealed as stored (a secret is opened only when compared). Every change to a source (key or
- * secret rotated, switched off, edited, deleted, its owner deleted) is announced on Redis and
- * every process forgets that source at once.
+ * telemetry), its heading (reports, exports) and how its devices authenticate (every message).
+ * Kept for 30 s, credentials sealed as stored (a secret is opened only when compared). Every
+ * change to a source (key or secret rotated, switched off, edited, deleted, its owner deleted)
+ * is announced on Redis and every process forgets that source at once.
  */
 @Injectable()
 export class SourceAccessCache implements OnApplicationShutdown {
@@ -40,7 +40,7 @@ export class SourceAccessCache implements OnApplicationShutdown {
     return this.cache.lookup(sunSourceId, () => this.sources.findAccess(sunSourceId));
   }
 
-  /** The ownership check in front of every telemetry read. */
+  /** The ownership check in front of every read of a source's telemetry, prices or sharing. */
   async isOwnedBy(ownerId: string, sunSourceId: string): Promise<boolean> {
     return (await this.lookup(sunSourceId))?.userId === ownerId;
   }

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/secret-box';
-import { SourceAccessCache } from './source-access-cache';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { PowerGroupsModule } from '../power-groups/power-groups.module';
+import { SourceAccessCache } from './source-access-cache';
 import { SourceCredentials } from './source-credentials';
 import { SunSourceEntity } from './sun-source.entity';
 import { SunSourceRepository } from './sun-source.repository';

@@ -33,7 +33,7 @@ const UNIQUE_VIOLATION = '23505';
 
 export class EmailTakenError extends Error {}
 
-/** The only place that reads or writes the `users` table: so every change to an account forgets its cached copy. */
+/** The only place that reads or writes the `users` table, so every change forgets the cached account. */
 @Injectable()
 export class UserRepository {
   constructor(

@@ -5,8 +5,8 @@ import {
   BadRequestError,
   Clock,
   NotFoundError,
-  SUN_SOURCE_NOT_FOUND,
   SourceAccessCache,
+  SUN_SOURCE_NOT_FOUND,
 } from '@solar/domain';
 import { CsvExportEncoder } from './csv-export-encoder';
 import { ExportFormat, exportFileName } from './export-file-name';

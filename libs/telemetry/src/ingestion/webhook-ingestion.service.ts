@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import {
   BadRequestError,
-  SourceAccessCache,
   NotFoundError,
   secretsEqual,
+  SourceAccessCache,
   SourceCredentials,
   SUN_SOURCE_NOT_FOUND,
 } from '@solar/domain';

@@ -5,8 +5,8 @@ import {
   Clock,
   NotFoundError,
   SUN_SOURCE_NOT_FOUND,
-  SourceHeading,
   SourceAccessCache,
+  SourceHeading,
   SunSourceRepository,
 } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
@@ -224,7 +224,7 @@ export class TelemetryQueries {
     return heading;
   }
 
-  /** The ownership verdict alone: one indexed probe. */
+  /** The ownership verdict alone, from the source cache. */
   async assertOwned(ownerId: string, sunSourceId: string): Promise<void> {
     if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }

@@ -185,6 +185,7 @@ const SUMMARY_COLUMNS: JsonColumn[] = [
 
 // The statements, built once: the hot reads run them on every request of a dashboard.
 const METRICS = selectList(metricsColumns('t'));
+const METRICS_JSON = jsonObject(metricsColumns('t'));
 
 /** Parameters: $1 source. */
 const LATEST = `SELECT ${METRICS} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`;
@@ -200,24 +201,24 @@ const OWNED_LATEST = `
 
 /** Parameters: $1 source, $2 start, $3 end, $4 limit. */
 const HISTORY = `
-  SELECT ${jsonObject(metricsColumns('t'))} FROM telemetry t
+  SELECT ${METRICS_JSON} FROM telemetry t
    WHERE t.sun_source_id = $1 AND t.ts >= $2 AND t.ts <= $3
    ORDER BY t.ts DESC LIMIT $4`;
 
+/** `select` over the latest row of each source `s` (alias t), joined laterally as `l`. */
+const latestOfEach = (select: string) => `
+   CROSS JOIN LATERAL (
+     SELECT ${select} FROM telemetry t WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l`;
+
 /** Parameters: $1 owner. */
 const LATEST_OF_OWNED = `
-  SELECT l.* FROM sun_sources s
-   CROSS JOIN LATERAL (
-     SELECT ${METRICS} FROM telemetry t WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l
+  SELECT l.* FROM sun_sources s ${latestOfEach(METRICS)}
    WHERE s.user_id = $1
    ORDER BY s.created_at, s.id`;
 
 /** Parameters: $1 owner, $2 source ids. One member `"id":SunSourceMetrics` per source with data. */
 const LATEST_BY_ID_OF_OWNED = `
-  SELECT ${jsonMember('s.id', 'l.metrics')} FROM sun_sources s
-   CROSS JOIN LATERAL (
-     SELECT ${jsonObject(metricsColumns('t'))} AS metrics FROM telemetry t
-      WHERE t.sun_source_id = s.id ORDER BY t.ts DESC LIMIT 1) l
+  SELECT ${jsonMember('s.id', 'l.metrics')} FROM sun_sources s ${latestOfEach(`${METRICS_JSON} AS metrics`)}
    WHERE s.user_id = $1 AND s.id = ANY($2::uuid[])
    ORDER BY s.created_at, s.id`;
 
