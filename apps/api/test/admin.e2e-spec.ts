@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { accountChangedChannel, UsersAdminService } from '@solar/domain';
 import { REDIS } from '@solar/redis';
-import { createTestEnvironment, TestEnvironment, waitFor } from '@solar/testing';
+import { createTestEnvironment, lastReadUntil, TestEnvironment, waitFor } from '@solar/testing';
 import { Http, logIn, PASSWORD, signUp, startApi, uniqueEmail } from './support/api-harness';
 
 // jest.config.js sets testTimeout inside the e2e project, where Jest does not read it; several
@@ -671,23 +671,19 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
 
         await setRoles(target.id, ['User', 'Admin']).expect(200);
         // The notice crosses Redis: a moment, far below the cache's 30 s.
-        let roles: string[] | undefined;
-        await waitFor(
-          async () => (roles = (await elsewhere.me().expect(200)).body.user.roles).includes('Admin'),
-          'the promotion to be heard',
-          2000,
-        ).catch(() => undefined);
+        const roles = await lastReadUntil(
+          async () => (await elsewhere.me().expect(200)).body.user.roles as string[],
+          (seen) => seen.includes('Admin'),
+        );
         expect(roles).toEqual(['User', 'Admin']);
         await elsewhere.listUsers().expect(200);
 
         await setRoles(target.id, ['User']).expect(200);
-        let refused: request.Response | undefined;
-        await waitFor(
-          async () => (refused = await elsewhere.listUsers()).status === 403,
-          'the demotion to be heard',
-          2000,
-        ).catch(() => undefined);
-        expect([refused?.status, refused?.body]).toEqual([403, INSUFFICIENT_ROLE]);
+        const refused = await lastReadUntil(
+          () => elsewhere.listUsers(),
+          (seen) => seen.status === 403,
+        );
+        expect([refused.status, refused.body]).toEqual([403, INSUFFICIENT_ROLE]);
         expect((await elsewhere.me().expect(200)).body.user.roles).toEqual(['User']);
       });
     });
@@ -698,13 +694,11 @@ describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out
         expect((await elsewhere.me().expect(200)).body.user.id).toBe(victim.id);
 
         await deleteUser(victim.id).expect(204);
-        let response: request.Response | undefined;
-        await waitFor(
-          async () => (response = await elsewhere.me()).status === 401,
-          'the deletion to be heard',
-          2000,
-        ).catch(() => undefined);
-        expect([response?.status, response?.body]).toEqual([401, AUTH_REQUIRED]);
+        const response = await lastReadUntil(
+          () => elsewhere.me(),
+          (seen) => seen.status === 401,
+        );
+        expect([response.status, response.body]).toEqual([401, AUTH_REQUIRED]);
         expect((await elsewhere.listUsers().expect(401)).body).toEqual(AUTH_REQUIRED);
       });
     });

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, FakeClock, TestEnvironment, waitFor } from '@solar/testing';
+import { createTestEnvironment, FakeClock, lastReadUntil, TestEnvironment } from '@solar/testing';
 import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
@@ -504,9 +504,9 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
         await other.http.delete(`/api/sunsources/${doomed.id}`).set('Cookie', owner.cookie).expect(204);
         // The notice crosses Redis: a moment, far below the cache's 30 s.
         const history = `/api/sunsourcemetrics/${doomed.id}/history`;
-        let status: number | undefined;
-        await waitFor(async () => (status = (await get(history)).status) === 404, 'the notice', 2000).catch(
-          () => undefined,
+        const status = await lastReadUntil(
+          async () => (await get(history)).status,
+          (seen) => seen === 404,
         );
         expect(status).toBe(404);
         for (const [, path] of reads) {
@@ -529,13 +529,10 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
           .set('Cookie', owner.cookie)
           .send({ name: 'After', iconUrl: 'https://example.com/after.png' })
           .expect(200);
-        let heading: unknown;
-        await waitFor(
-          async () =>
-            ((heading = (await get(report).expect(200)).body.source) as { name: string }).name === 'After',
-          'the notice',
-          2000,
-        ).catch(() => undefined);
+        const heading = await lastReadUntil(
+          async () => (await get(report).expect(200)).body.source as { name: string },
+          (seen) => seen.name === 'After',
+        );
         expect(heading).toEqual({ name: 'After', iconUrl: 'https://example.com/after.png' });
       } finally {
         await other.app.close();

@@ -4,7 +4,13 @@ import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { Client } from 'pg';
 import Redis from 'ioredis';
-import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment, waitFor } from '@solar/testing';
+import {
+  createTestEnvironment,
+  FakeClock,
+  lastReadUntil,
+  TEST_REDIS_URL,
+  TestEnvironment,
+} from '@solar/testing';
 import { createWebhookSource, Http, logIn, signUp, startApi } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
@@ -227,11 +233,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
 
     /** The change reaches the other instance through Redis: give it a moment, then insist. */
     async function eventually(check: () => Promise<number>, status: number): Promise<void> {
-      let seen: number | undefined;
-      await waitFor(async () => (seen = await check()) === status, 'the other instance', 2000).catch(
-        () => undefined,
-      );
-      expect(seen).toBe(status);
+      expect(await lastReadUntil(check, (seen) => seen === status)).toBe(status);
     }
 
     it('refuses the old secret once it is rotated through this one', async () => {

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { createRedisPrefix, TEST_REDIS_URL, waitFor } from '@solar/testing';
+import { createRedisPrefix, lastReadUntil, TEST_REDIS_URL, waitFor } from '@solar/testing';
 import { AnnouncedCache, AnnouncedCacheOptions } from './announced-cache';
 
 /** Far longer than any test: an entry goes only when forgotten or evicted. */
@@ -120,13 +120,10 @@ describe('AnnouncedCache, against a real Redis', () => {
     await here.forget('account');
 
     // The notice crosses Redis: a moment, far below the TTL.
-    let seen: string | undefined;
-    await waitFor(
-      async () =>
-        (seen = await there.lookup('account', thereLoader.load('account'))) !== `account#${loadedThere}`,
-      'the other cache to hear the change',
-      2000,
-    ).catch(() => undefined);
+    const seen = await lastReadUntil(
+      () => there.lookup('account', thereLoader.load('account')),
+      (value) => value !== `account#${loadedThere}`,
+    );
     expect(seen).toBe(`account#${loadedThere + 1}`);
     // Cached again from then on.
     expect(await there.lookup('account', thereLoader.load('account'))).toBe(`account#${loadedThere + 1}`);
