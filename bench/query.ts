@@ -271,7 +271,7 @@ function queryCases(dataset: Dataset, owner: HttpTarget): QueryCase[] {
       method: 'GET',
       path: `${metrics}/latest`,
       target: owner,
-      statements: () => captured.latest(dataset.owner.id, source),
+      statements: () => captured.latest(source),
     },
     {
       name: 'history-1000',

@@ -57,9 +57,8 @@ export class CapturedStatements {
     return this.captured;
   }
 
-  /** The owner's latest point: ownership and read in one statement. */
-  latest(ownerId: string, sourceId: string): Promise<Statement[]> {
-    return this.capture((repository) => repository.latestOwned(ownerId, sourceId));
+  latest(sourceId: string): Promise<Statement[]> {
+    return this.capture((repository) => repository.latest(sourceId));
   }
 
   history(sourceId: string, range: TimeRange, limit: number): Promise<Statement[]> {

@@ -14,7 +14,6 @@ import { SunSourceMetrics } from './sun-source-metrics';
 import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
 import { buildReport } from './telemetry-report';
 
-const NO_TELEMETRY_YET = 'No telemetry for this source yet';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -69,12 +68,8 @@ export class TelemetryQueries {
     private readonly clock: Clock,
   ) {}
 
-  /** A dashboard asks this most often: ownership is checked in the read's own statement. */
   async latest(ownerId: string, sunSourceId: string): Promise<SunSourceMetrics> {
-    const row = await this.telemetry.latestOwned(ownerId, sunSourceId);
-    if (row === undefined) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    if (row === null) throw new NotFoundError(NO_TELEMETRY_YET);
-    return row;
+    return this.whenOwned(ownerId, sunSourceId, () => this.latestOf(sunSourceId));
   }
 
   /** Newest first; the window defaults to the last 24 hours. */
@@ -90,7 +85,7 @@ export class TelemetryQueries {
   /** For a caller who may see this source without owning it (public sharing checked it). */
   async latestOf(sunSourceId: string): Promise<SunSourceMetrics> {
     const row = await this.telemetry.latest(sunSourceId);
-    if (!row) throw new NotFoundError(NO_TELEMETRY_YET);
+    if (!row) throw new NotFoundError('No telemetry for this source yet');
     return row;
   }
 

@@ -190,15 +190,6 @@ const METRICS_JSON = jsonObject(metricsColumns('t'));
 /** Parameters: $1 source. */
 const LATEST = `SELECT ${METRICS} FROM telemetry t WHERE t.sun_source_id = $1 ORDER BY t.ts DESC LIMIT 1`;
 
-/**
- * Parameters: $1 source, $2 owner. The ownership check and the read in one statement: no row when
- * the source is not the owner's, a row of nulls when it has no telemetry yet.
- */
-const OWNED_LATEST = `
-  SELECT l.* FROM sun_sources s
-    LEFT JOIN LATERAL (${LATEST}) l ON true
-   WHERE s.id = $1 AND s.user_id = $2`;
-
 /** Parameters: $1 source, $2 start, $3 end, $4 limit. */
 const HISTORY = `
   SELECT ${METRICS_JSON} FROM telemetry t
@@ -239,8 +230,7 @@ const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
 
 /**
  * Every read of stored telemetry. Callers pass a source id they have already checked belongs to
- * the user (the sources' service does that); multi-source reads and the latest point of an
- * owner's source take the owner id and join.
+ * the user (the sources' service does that); multi-source reads take the owner id and join.
  * Time ranges include both ends; buckets are UTC.
  */
 @Injectable()
@@ -254,13 +244,6 @@ export class TelemetryQueryRepository {
   async latest(sunSourceId: string): Promise<SunSourceMetrics | undefined> {
     const rows: SunSourceMetrics[] = await this.reads.query(LATEST, [sunSourceId]);
     return rows[0];
-  }
-
-  /** Undefined when the source is not the owner's, null when it has no telemetry yet. */
-  async latestOwned(ownerId: string, sunSourceId: string): Promise<SunSourceMetrics | null | undefined> {
-    const [row]: SunSourceMetrics[] = await this.reads.query(OWNED_LATEST, [sunSourceId, ownerId]);
-    if (!row) return undefined;
-    return row.sunSourceId === null ? null : row;
   }
 
   /** Newest first, at most `limit`: SunSourceMetrics[], encoded. */
