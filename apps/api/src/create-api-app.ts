@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
-import { createSessionMiddleware } from '@solar/auth';
+import { createSessionMiddleware, SessionCache } from '@solar/auth';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
 import { configureHttpApp } from '@solar/platform';
@@ -34,7 +34,7 @@ export async function configureApiApp(app: INestApplication, config: AppConfig):
   serveUploads(app, config);
   const clock = app.get(Clock);
   app.use(
-    createSessionMiddleware(config, app.get<Redis>(REDIS), {
+    createSessionMiddleware(config, app.get<Redis>(REDIS), app.get(SessionCache), {
       sessionlessPaths: SESSIONLESS_PATHS,
       now: () => clock.now().getTime(),
     }),

@@ -1,7 +1,15 @@
 import { INestApplication } from '@nestjs/common';
 import Redis from 'ioredis';
-import { SESSION_RENEWAL_INTERVAL_MS } from '@solar/auth';
-import { createTestEnvironment, FakeClock, TestEnvironment, TEST_REDIS_URL } from '@solar/testing';
+import { SESSION_RENEWAL_INTERVAL_MS, sessionChangedChannel } from '@solar/auth';
+import { REDIS } from '@solar/redis';
+import {
+  createTestEnvironment,
+  FakeClock,
+  lastReadUntil,
+  TestEnvironment,
+  TEST_REDIS_URL,
+  waitFor,
+} from '@solar/testing';
 import { Http, logIn, PASSWORD, sessionCookie, signUp, startApi, uniqueEmail } from './support/api-harness';
 
 const MINUTE = 60_000;
@@ -404,5 +412,55 @@ describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
     } finally {
       await secure.app.close();
     }
+  });
+  describe('sessions held by a second api process', () => {
+    /** How many processes hear that sessions changed (SessionCache's channel). */
+    async function sessionListeners(): Promise<number> {
+      const [, count] = await app.get<Redis>(REDIS).pubsub('NUMSUB', sessionChangedChannel(env.config));
+      return Number(count);
+    }
+
+    /**
+     * Another api on the same database and Redis, which has read `cookie`'s session (and so
+     * holds it in memory from here on, for 30 s unless told of a change).
+     */
+    async function withSecondProcess(cookie: string, run: (me: () => Promise<number>) => Promise<void>) {
+      const listeners = await sessionListeners();
+      const second = await startApi(env.configWith({}), clock);
+      try {
+        const me = async () => (await second.http.get('/api/auth/me').set('Cookie', cookie)).status;
+        await waitFor(
+          async () => (await me()) === 200 && (await sessionListeners()) > listeners,
+          'the second process to subscribe',
+          2000,
+        );
+        expect(await me()).toBe(200);
+        await run(me);
+      } finally {
+        await second.app.close();
+      }
+    }
+
+    it('refuses a session logged out through the first process on its next request', async () => {
+      const { cookie } = await signUp(http, env.mail);
+      await withSecondProcess(cookie, async (me) => {
+        await http.post('/api/auth/logout').set('Cookie', cookie).expect(200);
+        // The notice crosses Redis: a moment, far below the cache's 30 s.
+        expect(await lastReadUntil(me, (status) => status === 401)).toBe(401);
+      });
+    });
+
+    it('refuses a session id retired by a login through the first process', async () => {
+      const { email, cookie } = await signUp(http, env.mail);
+      await withSecondProcess(cookie, async (me) => {
+        const login = await http
+          .post('/api/auth/login')
+          .set('Cookie', cookie)
+          .send({ email, password: PASSWORD })
+          .expect(200);
+        expect(await lastReadUntil(me, (status) => status === 401)).toBe(401);
+        await http.get('/api/auth/me').set('Cookie', sessionCookie(login)).expect(200);
+      });
+    });
   });
 });

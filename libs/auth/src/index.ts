@@ -3,6 +3,7 @@ export * from './auth.module';
 export * from './authenticated-user';
 export * from './internal-api-key.guard';
 export * from './roles.guard';
+export * from './session-cache';
 export * from './session.constants';
 export * from './session.guard';
 export * from './session.middleware';

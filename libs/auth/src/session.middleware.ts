@@ -3,6 +3,7 @@ import session, { SessionData } from 'express-session';
 import type { RequestHandler } from 'express';
 import Redis from 'ioredis';
 import { AppConfig } from '@solar/config';
+import { SessionCache } from './session-cache';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from './session.constants';
 
 /** How often a session's sliding expiry is renewed in Redis, at most, per api process. */
@@ -10,9 +11,13 @@ export const SESSION_RENEWAL_INTERVAL_MS = 60_000;
 /** Sessions remembered as recently renewed; past this, the stale ones are forgotten. */
 const MAX_RENEWALS_REMEMBERED = 10_000;
 
+type Done = (error?: unknown, session?: SessionData) => void;
+const ignore: Done = () => undefined;
+
 /**
- * express-session renews the expiry of every session it reads (EXPIRE), and holds the answer's
- * last byte until Redis has replied: a round trip on every authenticated request. Renewing a
+ * Sessions in Redis, read through the session cache: every save and every end forgets the
+ * session in all processes once Redis has it. And express-session renews the expiry of every
+ * session it reads (EXPIRE), holding the answer's last byte until Redis has replied: renewing a
  * 7-day expiry once a minute keeps it sliding just the same.
  */
 class SlidingRedisStore extends RedisStore {
@@ -20,9 +25,26 @@ class SlidingRedisStore extends RedisStore {
 
   constructor(
     options: ConstructorParameters<typeof RedisStore>[0],
+    private readonly sessions: SessionCache,
     private readonly now: () => number,
   ) {
     super(options);
+  }
+
+  override async get(sid: string, done: Done = ignore): Promise<void> {
+    let session: SessionData | undefined;
+    try {
+      const stored = await this.sessions.lookup(sid, () => this.client.get(this.prefix + sid));
+      // Parsed afresh each time: express-session changes the object it is given.
+      session = stored ? (JSON.parse(stored) as SessionData) : undefined;
+    } catch (error) {
+      return done(error);
+    }
+    return done(null, session);
+  }
+
+  override async set(sid: string, data: SessionData, done: Done = ignore): Promise<void> {
+    return super.set(sid, data, (error) => this.forgetThen(sid, error, done));
   }
 
   override async touch(sid: string, data: SessionData, done?: (error?: unknown) => void): Promise<void> {
@@ -36,9 +58,14 @@ class SlidingRedisStore extends RedisStore {
     return super.touch(sid, data, done);
   }
 
-  override async destroy(sid: string, done?: (error?: unknown) => void): Promise<void> {
+  override async destroy(sid: string, done: Done = ignore): Promise<void> {
     this.renewedAt.delete(sid);
-    return super.destroy(sid, done);
+    return super.destroy(sid, (error) => this.forgetThen(sid, error, done));
+  }
+
+  /** Forgotten even when the write failed: what Redis holds is then unknown. */
+  private forgetThen(sid: string, error: unknown, done: Done): Promise<void> {
+    return this.sessions.forget(sid).then(() => done(error));
   }
 
   private forgetRenewalsBefore(instant: number): void {
@@ -59,6 +86,7 @@ class SlidingRedisStore extends RedisStore {
 export function createSessionMiddleware(
   config: AppConfig,
   redis: Redis,
+  sessions: SessionCache,
   options: { sessionlessPaths?: string[]; now?: () => number } = {},
 ): RequestHandler {
   const middleware = session({
@@ -66,6 +94,7 @@ export function createSessionMiddleware(
     secret: config.sessionSecret,
     store: new SlidingRedisStore(
       { client: redis, prefix: 'session:', ttl: SESSION_TTL_SECONDS },
+      sessions,
       options.now ?? Date.now,
     ),
     resave: false,
