@@ -9,3 +9,4 @@ export * from './http/error-response';
 export * from './http/validation';
 export * from './lifecycle/stop-on-signals';
 export * from './logging/logger.module';
+export * from './logging/request-log';

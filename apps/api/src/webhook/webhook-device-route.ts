@@ -3,7 +3,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
-import { logLevelForStatus, requestIdOf, securityHeaderList, errorReply } from '@solar/platform';
+import { errorReply, logRequestCompleted, requestIdOf, securityHeaderList } from '@solar/platform';
 import { WebhookIngestion } from '@solar/telemetry';
 import { WEBHOOK_PATH, webhookBodyParser } from './webhook-body';
 import { webhookReply } from './webhook-reply';
@@ -37,7 +37,7 @@ export function answerWebhookDevicesFirst(app: INestApplication, config: AppConf
  * a message cost the api ~0.4 ms of CPU; here ~0.12 ms (Express alone, re-prototyping every
  * request and response, cost a third of that). It answers exactly as `WebhookController`
  * does: the same ingestion call and reply, SPEC.md §7's error bodies, the same headers and log
- * line. What it does not take goes on to the controller: a browser's request (it carries
+ * line (`logRequestCompleted`). What it does not take goes on to the controller: a browser's request (it carries
  * `Origin`, which CORS must answer), an id that is not a UUID, a query string.
  */
 function webhookDeviceRoute(
@@ -72,12 +72,12 @@ function webhookDeviceRoute(
         String(Buffer.byteLength(json)),
       ]);
       response.end(json);
-      logCompleted(request, status, performance.now() - startedAt, error);
+      logRequestCompleted(PinoLogger.root, request, response, performance.now() - startedAt, error);
     };
     const fail = (error: unknown): void => {
       if (response.headersSent) {
         // Failed while answering: nothing more can be said on this response.
-        logCompleted(request, response.statusCode, performance.now() - startedAt, error);
+        logRequestCompleted(PinoLogger.root, request, response, performance.now() - startedAt, error);
         response.destroy();
         return;
       }
@@ -95,23 +95,4 @@ function webhookDeviceRoute(
         .catch(fail);
     });
   };
-}
-
-/** The line pino-http writes for every request of the chain, at the level it would choose. */
-function logCompleted(
-  request: IncomingMessage,
-  statusCode: number,
-  responseTime: number,
-  error?: unknown,
-): void {
-  const logger = PinoLogger.root;
-  const level = logLevelForStatus(statusCode, error);
-  if (!logger?.isLevelEnabled(level)) return;
-  const line = {
-    req: { id: request.id, method: request.method, url: request.url },
-    res: { statusCode },
-    responseTime: Math.round(responseTime),
-    ...(error ? { err: error } : {}),
-  };
-  logger[level](line, error ? 'request errored' : 'request completed');
 }

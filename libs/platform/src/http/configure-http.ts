@@ -2,9 +2,10 @@ import { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
 import { ApiExceptionFilter } from './api-exception.filter';
+import { requestLogging } from '../logging/request-log';
 import { jsonBodyHandlers } from './body-guards';
 import { createValidationPipe } from './validation';
 
@@ -15,13 +16,14 @@ export interface HttpOptions {
 }
 
 /**
- * What every HTTP app of the project shares: pino logs, helmet, CORS from `CORS_ORIGINS`,
+ * What every HTTP app of the project shares: pino logs with a line per request, helmet, CORS from `CORS_ORIGINS`,
  * trusted proxies, bounded JSON bodies, the validation pipe and the error filter.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
+  express.use(requestLogging(() => PinoLogger.root, { quiet: (request) => request.url === '/api/health' }));
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   // Express would hash every JSON body for an ETag no client of this API revalidates with.

@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { LoggerModule as PinoLoggerModule } from 'nestjs-pino';
+import type { LoggerOptions } from 'pino';
 import { AppConfig } from '@solar/config';
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -29,7 +30,24 @@ export const REDACTED_PATHS = [
   '*.key',
 ];
 
-/** JSON logs on stdout with one request id per HTTP request (taken from `X-Request-Id` if sane). */
+/** pino's options: level, the app's name on every line, secrets redacted, requests and answers cut short. */
+export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, app: string): LoggerOptions {
+  return {
+    level: config.logLevel,
+    base: { app },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (request: { id: string; method: string; url: string }) => ({
+        id: request.id,
+        method: request.method,
+        url: request.url,
+      }),
+      res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
+    },
+  };
+}
+
+/** JSON logs on stdout; the HTTP apps add `requestLogging` (a request id and one line per request). */
 @Module({})
 export class LoggingModule {
   static forRoot(config: AppConfig, app: string): DynamicModule {
@@ -37,26 +55,10 @@ export class LoggingModule {
       module: LoggingModule,
       imports: [
         PinoLoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            base: { app },
-            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-            genReqId: (request: IncomingMessage, response: ServerResponse) => {
-              const id = requestIdOf(request);
-              response.setHeader('X-Request-Id', id);
-              return id;
-            },
-            customLogLevel: (_request, response, error) => logLevelForStatus(response.statusCode, error),
-            autoLogging: { ignore: (request) => request.url === '/api/health' },
-            serializers: {
-              req: (request: { id: string; method: string; url: string }) => ({
-                id: request.id,
-                method: request.method,
-                url: request.url,
-              }),
-              res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
-            },
-          },
+          // pino-http's logger (the root of Nest's logs), without its middleware: `requestLogging`
+          // writes the request lines.
+          forRoutes: [],
+          pinoHttp: loggerOptions(config, app),
         }),
       ],
     };
