@@ -51,15 +51,53 @@ export const ROWS_SQL = `
   ORDER BY t.ts
   LIMIT $4`;
 
+type ExportRowBatch = unknown[][];
+
+/** What pg-cursor offers for reading (pg-query-stream types it `any`). */
+interface BatchReader {
+  read(size: number, done: (error: unknown, rows: ExportRowBatch) => void): void;
+}
+
 /**
- * pg-query-stream, except that its destroy does not wait on a connection that is gone. Closing
- * the cursor waits for the server's ReadyForQuery, which a dead connection never sends; a stream
- * whose destroy never completes never reports its error either, and the pipeline it is in (with
- * the client's download) would hang for good.
+ * pg-query-stream, with two changes.
+ *
+ * It asks for the next batch as soon as one arrives, before handing that one on: the server
+ * reads batch n + 1 while the api encodes batch n, instead of each waiting on the other (one
+ * batch more in memory, and the round trip hidden).
+ *
+ * Its destroy does not wait on a connection that is gone. Closing the cursor waits for the
+ * server's ReadyForQuery, which a dead connection never sends; a stream whose destroy never
+ * completes never reports its error either, and the pipeline it is in (with the client's
+ * download) would hang for good.
  */
 class ExportRowStream extends QueryStream {
   private lost: Error | undefined;
   private pendingDestroy: ((error?: Error | null) => void) | undefined;
+  private nextBatch: Promise<ExportRowBatch> | undefined;
+
+  override _read(size: number): void {
+    const batch = this.nextBatch ?? this.fetch(size);
+    this.nextBatch = undefined;
+    batch.then(
+      (rows) => {
+        if (this.destroyed) return;
+        if (rows.length === size) this.nextBatch = this.fetch(size);
+        for (const row of rows) this.push(row);
+        if (rows.length < size) this.push(null);
+      },
+      (error: Error) => this.destroy(error),
+    );
+  }
+
+  private fetch(size: number): Promise<ExportRowBatch> {
+    const cursor = this.cursor as BatchReader;
+    const batch = new Promise<ExportRowBatch>((resolve, reject) => {
+      cursor.read(size, (error, rows) => (error ? reject(asError(error)) : resolve(rows)));
+    });
+    // A batch asked for ahead may fail after the stream is gone: nobody is left to hear it.
+    batch.catch(() => undefined);
+    return batch;
+  }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     if (this.lost) {
