@@ -74,7 +74,7 @@ const { values: flags } = parseArgs({
     owned: { type: 'string', default: '50' },
     days: { type: 'string', default: '400' },
     'fine-days': { type: 'string', default: String(EXPORT_RANGE_DAYS) },
-    requests: { type: 'string', default: '50' },
+    requests: { type: 'string', default: '300' },
     warmup: { type: 'string', default: '5' },
     'export-runs': { type: 'string', default: '3' },
     'export-warmup': { type: 'string', default: '1' },
@@ -97,7 +97,7 @@ if (flags.help) {
   --owned N             of which one user owns N: faults, batch latest and the single-source queries (50)
   --days N              days of 5-minute data, ending now (400)
   --fine-days N         days of the 10-second source, ending now (${EXPORT_RANGE_DAYS}: the export's full range)
-  --requests N          timed requests per query, and as many floor runs (50)
+  --requests N          timed requests per query, and as many floor runs (300: p50 steady to a few % on a shared machine)
   --warmup N            untimed requests first (5)
   --export-runs N       timed runs of each export (3), after --export-warmup N untimed (1)
   --load-connections N  parallel INSERT sessions while loading (cores, at most 4)
