@@ -4,8 +4,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
-import { ApiExceptionFilter } from './api-exception.filter';
 import { requestLogging } from '../logging/request-log';
+import { ApiExceptionFilter } from './api-exception.filter';
 import { jsonBodyHandlers } from './body-guards';
 import { createValidationPipe } from './validation';
 
@@ -16,8 +16,9 @@ export interface HttpOptions {
 }
 
 /**
- * What every HTTP app of the project shares: pino logs with a line per request, helmet, CORS from `CORS_ORIGINS`,
- * trusted proxies, bounded JSON bodies, the validation pipe and the error filter.
+ * What every HTTP app of the project shares: pino logs with a line per request, helmet, CORS
+ * from `CORS_ORIGINS`, trusted proxies, bounded JSON bodies, the validation pipe and the error
+ * filter.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
