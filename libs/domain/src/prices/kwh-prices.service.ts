@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/domain-error';
-import { SourceAccessCache } from '../sun-sources/source-access-cache';
-import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/sun-sources.service';
+import { SourceAccessCache, SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';
 import { KwhPriceView, toKwhPriceView } from './kwh-price-view';
 import { KwhPriceFields, KwhPriceRepository } from './kwh-price.repository';
 
@@ -17,7 +16,7 @@ export class KwhPricesService {
 
   /** Ordered by `effectiveFrom`, then by entry. */
   async list(ownerId: string, sunSourceId: string): Promise<KwhPriceView[]> {
-    await this.assertOwnSource(ownerId, sunSourceId);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     return (await this.prices.listForOwnedSource(ownerId, sunSourceId)).map(toKwhPriceView);
   }
 
@@ -40,9 +39,5 @@ export class KwhPricesService {
     const price = await this.prices.findOwned(ownerId, id);
     if (!price) throw new NotFoundError(KWH_PRICE_NOT_FOUND);
     return toKwhPriceView(price);
-  }
-
-  private async assertOwnSource(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }

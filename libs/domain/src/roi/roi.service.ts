@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { NotFoundError } from '../common/domain-error';
 import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
-import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/sun-sources.service';
+import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';
 import { dailyEnergy } from './daily-energy';
 import { DailyEnergyReadingsRepository } from './daily-energy-readings.repository';
 import { DAILY_FORECAST_PROVIDER, LatestDailyForecast } from './latest-daily-forecast';

@@ -5,7 +5,6 @@ import { NotFoundError } from '../common/domain-error';
 import { SourceAccessCache } from '../sun-sources/source-access-cache';
 import { SunSourceEntity } from '../sun-sources/sun-source.entity';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
-import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/sun-sources.service';
 import { SourceSharingEntity } from './source-sharing.entity';
 
 export const SHARED_VIEWS = ['shareMonitor', 'shareWeather', 'shareForecast', 'shareReturns'] as const;
@@ -39,12 +38,12 @@ export class SharingService {
 
   /** Everything off until the owner says otherwise. */
   async get(ownerId: string, sunSourceId: string): Promise<SharingConfiguration> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     return this.configurationOf(sunSourceId);
   }
 
   async update(ownerId: string, sunSourceId: string, flags: SharingFlags): Promise<SharingConfiguration> {
-    await this.ownedSource(ownerId, sunSourceId);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     await this.sharing.upsert({ sunSourceId, ...pick(flags) }, ['sunSourceId']);
     return this.configurationOf(sunSourceId);
   }
@@ -68,10 +67,6 @@ export class SharingService {
   private async configurationOf(sunSourceId: string): Promise<SharingConfiguration> {
     const row = await this.sharing.findOneBy({ sunSourceId });
     return { sunSourceId, ...(row ? pick(row) : NOTHING_SHARED) };
-  }
-
-  private async ownedSource(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
+import { NotFoundError } from '../common/domain-error';
 import { SourceAccess, SourceHeading, SunSourceRepository } from './sun-source.repository';
 
 /** Channel on which every process hears that a source changed or went. */
@@ -9,6 +10,9 @@ export const accessChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) 
   `${config.redisKeyPrefix}sources:access-changed`;
 
 export const ACCESS_CACHE_TTL_MS = 30_000;
+
+/** Another user's source and no source at all read alike. */
+export const SUN_SOURCE_NOT_FOUND = 'Sun source not found';
 
 /**
  * What is asked of a source before anything else, over and over: who owns it (every read of its
@@ -41,14 +45,15 @@ export class SourceAccessCache implements OnApplicationShutdown {
   }
 
   /** The ownership check in front of every read of a source's telemetry, prices or sharing. */
-  async isOwnedBy(ownerId: string, sunSourceId: string): Promise<boolean> {
-    return (await this.lookup(sunSourceId))?.userId === ownerId;
+  async assertOwnedBy(ownerId: string, sunSourceId: string): Promise<void> {
+    await this.ownedHeading(ownerId, sunSourceId);
   }
 
-  /** What a report or an export shows of an owner's source, or null when it is not theirs. */
-  async headingOwnedBy(ownerId: string, sunSourceId: string): Promise<SourceHeading | null> {
+  /** What a report or an export shows of an owner's source; not found when it is not theirs. */
+  async ownedHeading(ownerId: string, sunSourceId: string): Promise<SourceHeading> {
     const access = await this.lookup(sunSourceId);
-    return access?.userId === ownerId ? { name: access.name, iconUrl: access.iconUrl } : null;
+    if (access?.userId !== ownerId) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return { name: access.name, iconUrl: access.iconUrl };
   }
 
   /** After a change to the source: forgotten here at once, and by every other process when it hears. */

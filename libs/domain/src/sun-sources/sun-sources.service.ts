@@ -6,13 +6,11 @@ import { BadRequestError, NotFoundError } from '../common/domain-error';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { PowerGroupRepository } from '../power-groups/power-group.repository';
 import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';
-import { SourceAccessCache } from './source-access-cache';
+import { SourceAccessCache, SUN_SOURCE_NOT_FOUND } from './source-access-cache';
 import { SourceCredentials } from './source-credentials';
 import { SunSourceView, toSunSourceView } from './sun-source-view';
 import { ConnectionType, SunSourceEntity } from './sun-source.entity';
 import { SunSourceFields, SunSourceRepository } from './sun-source.repository';
-
-export const SUN_SOURCE_NOT_FOUND = 'Sun source not found';
 
 export interface NewSunSource {
   name: string;

@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { BadRequestError, NotFoundError } from '../common/domain-error';
 import { SunSourceEntity } from '../sun-sources/sun-source.entity';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
-import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/sun-sources.service';
+import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';
 import { Coordinates, FORECAST_DAYS } from './open-meteo-format';
 import { OpenMeteoClient } from './open-meteo.client';
 import { SOURCE_NEEDS_COORDINATES, WeatherProviderUnavailableError } from './weather.errors';

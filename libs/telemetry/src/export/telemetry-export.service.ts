@@ -1,13 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  BadRequestError,
-  Clock,
-  NotFoundError,
-  SourceAccessCache,
-  SUN_SOURCE_NOT_FOUND,
-} from '@solar/domain';
+import { BadRequestError, Clock, SourceAccessCache } from '@solar/domain';
 import { CsvExportEncoder } from './csv-export-encoder';
 import { ExportFormat, exportFileName } from './export-file-name';
 import { ExportSlots } from './export-slots';
@@ -79,8 +73,7 @@ export class TelemetryExportService {
     if (endDate.getTime() - startDate.getTime() > MAX_EXPORT_RANGE_MS) {
       throw new BadRequestError(EXPORT_RANGE_TOO_LONG);
     }
-    const source = await this.access.headingOwnedBy(request.ownerId, request.sunSourceId);
-    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    const source = await this.access.ownedHeading(request.ownerId, request.sunSourceId);
 
     const releaseSlot = await this.slots.acquire();
     const cursor = await this.repository

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { NotFoundError, SourceAccessCache, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
+import { SourceAccessCache } from '@solar/domain';
 import { CODE_FIELDS, NUMERIC_FIELDS, TEXT_FIELDS } from '../telemetry-fields';
 
 export const DOWNSAMPLE_AFTER_DAYS = 30;
@@ -64,7 +64,7 @@ export class TelemetryDownsampler {
 
   /** One of the caller's sources, on demand (`POST /api/sunsourcedata/downsample/{id}`). */
   async downsampleOwned(ownerId: string, sunSourceId: string, now: Date): Promise<DownsampleResult> {
-    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     const cutoff = new Date(now.getTime() - DOWNSAMPLE_AFTER_DAYS * 86_400_000);
     return this.dataSource.transaction((manager) => this.compact(manager, sunSourceId, cutoff));
   }

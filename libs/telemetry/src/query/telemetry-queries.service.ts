@@ -1,14 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { encodeJson, JsonText } from '@solar/database';
-import {
-  BadRequestError,
-  Clock,
-  NotFoundError,
-  SUN_SOURCE_NOT_FOUND,
-  SourceAccessCache,
-  SourceHeading,
-  SunSourceRepository,
-} from '@solar/domain';
+import { BadRequestError, Clock, NotFoundError, SourceAccessCache, SunSourceRepository } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
 import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
@@ -138,7 +130,7 @@ export class TelemetryQueries {
     period: ReportPeriod,
     custom: RequestedRange,
   ): Promise<JsonText> {
-    const heading = this.ownedHeading(ownerId, sunSourceId);
+    const heading = this.access.ownedHeading(ownerId, sunSourceId);
     const [source, { range, totals, days, hours, modes }] = await inOrder(heading, async () => {
       const range = this.reportRange(period, custom);
       const [totals, days, hours, modes] = await Promise.all([
@@ -205,23 +197,18 @@ export class TelemetryQueries {
 
   /**
    * `read`'s answer once the ownership check has passed. Both run at once, since the check is a
-   * round trip of its own; the check's verdict still comes first (another user's source is 404
-   * whatever else is wrong with the request), and a read of it is thrown away unseen.
+   * round trip of its own when the source cache misses; the check's verdict still comes first
+   * (another user's source is 404 whatever else is wrong with the request), and a read of it is
+   * thrown away unseen.
    */
   private async whenOwned<T>(ownerId: string, sunSourceId: string, read: () => Promise<T>): Promise<T> {
     const [, answer] = await inOrder(this.assertOwned(ownerId, sunSourceId), read);
     return answer;
   }
 
-  private async ownedHeading(ownerId: string, sunSourceId: string): Promise<SourceHeading> {
-    const heading = await this.access.headingOwnedBy(ownerId, sunSourceId);
-    if (!heading) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    return heading;
-  }
-
   /** The ownership verdict alone, from the source cache. */
-  async assertOwned(ownerId: string, sunSourceId: string): Promise<void> {
-    if (!(await this.access.isOwnedBy(ownerId, sunSourceId))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+  assertOwned(ownerId: string, sunSourceId: string): Promise<void> {
+    return this.access.assertOwnedBy(ownerId, sunSourceId);
   }
 
   /** `end` defaults to now and `start` to `defaultLength` before it. */
