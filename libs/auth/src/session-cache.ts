@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
@@ -10,37 +10,21 @@ export const sessionChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>)
 export const SESSION_CACHE_TTL_MS = 30_000;
 
 /**
- * Every authenticated request reads its session: kept in memory for 30 s, as stored (JSON), so
- * that a request costs no Redis round trip. The session store, through which every session is
- * saved and ended (login, logout), forgets it on each change, here and, through Redis, in every
- * process at once: a logout or a retired session id is refused on the next request.
+ * Every authenticated request reads its session: kept in memory for 30 s, as stored (JSON, or
+ * null when there is none), so that a request costs no Redis round trip. The session store,
+ * through which every session is saved and ended (login, logout), forgets it once Redis has the
+ * change (not before: a reload must see it), here and, through Redis, in every process at once:
+ * a logout or a retired session id is refused on the next request.
  */
 @Injectable()
-export class SessionCache implements OnApplicationShutdown {
-  private readonly cache: AnnouncedCache<string | null>;
-
+export class SessionCache extends AnnouncedCache<string | null> {
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    this.cache = new AnnouncedCache({
+    super({
       redis,
       redisUrl: config.redisUrl,
       channel: sessionChangedChannel(config),
       ttlMs: SESSION_CACHE_TTL_MS,
-      maxEntries: 100_000,
       name: SessionCache.name,
     });
-  }
-
-  /** The session as stored, or null when there is none. */
-  lookup(sid: string, load: () => Promise<string | null>): Promise<string | null> {
-    return this.cache.lookup(sid, load);
-  }
-
-  /** After the session was written or deleted in Redis (not before: a reload must see the change). */
-  forget(sid: string): Promise<void> {
-    return this.cache.forget(sid);
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.cache.close();
   }
 }

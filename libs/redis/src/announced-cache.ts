@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 
 export interface AnnouncedCacheOptions {
@@ -10,10 +10,13 @@ export interface AnnouncedCacheOptions {
   channel: string;
   /** Bounds staleness should a change notice be lost (Redis down at the wrong moment). */
   ttlMs: number;
-  maxEntries: number;
+  /** Past this, the oldest entry goes (DEFAULT_MAX_ENTRIES unless given). */
+  maxEntries?: number;
   /** For the log. */
   name: string;
 }
+
+const DEFAULT_MAX_ENTRIES = 100_000;
 
 interface Entry<V> {
   value: V;
@@ -26,7 +29,7 @@ interface Entry<V> {
  * while the channel is not subscribed, everything is forgotten when it reconnects (notices may
  * have been missed meanwhile), and a lookup that overlaps a change caches nothing.
  */
-export class AnnouncedCache<V> {
+export class AnnouncedCache<V> implements OnApplicationShutdown {
   private readonly logger: Logger;
   private readonly entries = new Map<string, Entry<V>>();
   private subscriber: Redis | undefined;
@@ -48,7 +51,7 @@ export class AnnouncedCache<V> {
     const changesBefore = this.changes;
     const value = await load();
     if (this.listening && this.changes === changesBefore) {
-      if (this.entries.size >= this.options.maxEntries)
+      if (this.entries.size >= (this.options.maxEntries ?? DEFAULT_MAX_ENTRIES))
         this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, { value, expiresAt: now + this.options.ttlMs });
     }
@@ -64,6 +67,11 @@ export class AnnouncedCache<V> {
     } catch (error) {
       this.logger.warn({ err: error, key }, 'could not announce a change');
     }
+  }
+
+  /** A Nest provider that extends this cache closes its subscriber with the app. */
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
   }
 
   async close(): Promise<void> {

@@ -35,7 +35,6 @@ export class SourceAccessCache implements OnApplicationShutdown {
       redisUrl: config.redisUrl,
       channel: accessChangedChannel(config),
       ttlMs: ACCESS_CACHE_TTL_MS,
-      maxEntries: 100_000,
       name: SourceAccessCache.name,
     });
   }

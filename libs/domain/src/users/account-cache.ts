@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
@@ -17,29 +17,14 @@ export const ACCOUNT_CACHE_TTL_MS = 30_000;
  * so a deleted account or a changed role still takes effect on the next request.
  */
 @Injectable()
-export class AccountCache implements OnApplicationShutdown {
-  private readonly cache: AnnouncedCache<UserInfo | null>;
-
+export class AccountCache extends AnnouncedCache<UserInfo | null> {
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    this.cache = new AnnouncedCache({
+    super({
       redis,
       redisUrl: config.redisUrl,
       channel: accountChangedChannel(config),
       ttlMs: ACCOUNT_CACHE_TTL_MS,
-      maxEntries: 100_000,
       name: AccountCache.name,
     });
-  }
-
-  lookup(id: string, load: () => Promise<UserInfo | null>): Promise<UserInfo | null> {
-    return this.cache.lookup(id, load);
-  }
-
-  forget(id: string): Promise<void> {
-    return this.cache.forget(id);
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.cache.close();
   }
 }
