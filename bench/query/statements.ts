@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { JsonText } from '../../libs/database/src/json-rows';
+import type { EncodedJson } from '../../libs/database/src/json-rows';
 import type { SqlRunner } from '../../libs/database/src/prepared-queries';
 import type {
   TelemetryQueryRepository,
@@ -42,7 +42,7 @@ export class CapturedStatements {
       },
       queryJson: (sql, params) => {
         record(sql, params);
-        return Promise.resolve('[]' as JsonText);
+        return Promise.resolve(Buffer.from('[]') as EncodedJson);
       },
     };
     // Both ways the repository reaches PostgreSQL: its DataSource and its prepared reads.

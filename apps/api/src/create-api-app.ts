@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { createSessionMiddleware, SessionCache } from '@solar/auth';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
-import { configureHttpApp } from '@solar/platform';
+import { BytesSendingExpressAdapter, configureHttpApp } from '@solar/platform';
 import { REDIS } from '@solar/redis';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { setupOpenApi } from './openapi';
@@ -18,16 +18,19 @@ const SESSIONLESS_PATHS = [WEBHOOK_PATH, '/api/internal', '/api/health'];
 /** How the api's Nest application is created, here and by tests that override a provider. */
 export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
+/** The api's HTTP adapter: answers PostgreSQL encoded go out as the bytes they are. */
+export const apiHttpAdapter = () => new BytesSendingExpressAdapter();
+
 /** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
 export async function createApiApp(
   config: AppConfig,
   options: ApiModuleOptions = {},
 ): Promise<INestApplication> {
-  const app = await NestFactory.create(ApiModule.forRoot(config, options), API_APP_OPTIONS);
+  const app = await NestFactory.create(ApiModule.forRoot(config, options), apiHttpAdapter(), API_APP_OPTIONS);
   return configureApiApp(app, config);
 }
 
-/** Everything the api adds to its Nest application (created with `API_APP_OPTIONS`), then init. */
+/** Everything the api adds to its Nest application (created with `apiHttpAdapter()` and `API_APP_OPTIONS`), then init. */
 export async function configureApiApp(app: INestApplication, config: AppConfig): Promise<INestApplication> {
   configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
   app.use(WEBHOOK_PATH, ...webhookBodyHandlers());

@@ -132,6 +132,16 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
       ]);
     });
 
+    it('history is sent as the JSON PostgreSQL wrote, typed and sized as res.json would', async () => {
+      const answer = await get(
+        `/api/sunsourcemetrics/${source.id}/history?startTime=2026-06-01T00:00:00Z`,
+      ).expect(200);
+
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
+      expect(answer.text).toBe(JSON.stringify(answer.body));
+    });
+
     it.each([
       ['0', 1],
       ['1', 1],

@@ -54,7 +54,7 @@ describe('jsonObject, through PreparedQueries.queryJson', () => {
     );
 
     expect(rows).toHaveLength(9);
-    const parsed = JSON.parse(json) as unknown[];
+    const parsed = JSON.parse(json.toString('utf8')) as unknown[];
     expect(parsed).toEqual(JSON.parse(JSON.stringify(rows)));
     expect(parsed.map((row) => Object.keys(row as object))).toEqual(
       rows.map((row) => Object.keys(row as object)),
@@ -64,16 +64,16 @@ describe('jsonObject, through PreparedQueries.queryJson', () => {
   it('writes -0 as 0, as JSON.stringify does', async () => {
     const json = await prepared.queryJson(`SELECT ${jsonObject(COLUMNS)} FROM ${VALUES} WHERE v.n = $1`, [4]);
 
-    expect(json).toBe(
+    expect(json.toString('utf8')).toBe(
       '[{"n":4,"double":0,"small":null,"whole":null,' +
         '"plain":null,"escaped":null,"id":null,"codes":null,"flag":null}]',
     );
   });
 
   it('is an empty array when there are no rows', async () => {
-    expect(await prepared.queryJson(`SELECT ${jsonObject(COLUMNS)} FROM ${VALUES} WHERE v.n > $1`, [9])).toBe(
-      '[]',
-    );
+    const json = await prepared.queryJson(`SELECT ${jsonObject(COLUMNS)} FROM ${VALUES} WHERE v.n > $1`, [9]);
+
+    expect(json.toString('utf8')).toBe('[]');
   });
 
   it('as members keyed by any text, writes what JSON.stringify writes of Object.fromEntries', async () => {
@@ -95,11 +95,15 @@ describe('jsonObject, through PreparedQueries.queryJson', () => {
     );
 
     const expected = Object.fromEntries(rows.map((row, i) => [keys[i].key, row]));
-    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(expected)));
-    expect(Object.keys(JSON.parse(json) as object)).toEqual(keys.map((row) => row.key));
-    expect(
-      await prepared.queryJson(`SELECT ${jsonMember(key, '1')} FROM ${VALUES} WHERE v.n > $1`, [9], 'object'),
-    ).toBe('{}');
+    const none = await prepared.queryJson(
+      `SELECT ${jsonMember(key, '1')} FROM ${VALUES} WHERE v.n > $1`,
+      [9],
+      'object',
+    );
+
+    expect(JSON.parse(json.toString('utf8'))).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(Object.keys(JSON.parse(json.toString('utf8')) as object)).toEqual(keys.map((row) => row.key));
+    expect(none.toString('utf8')).toBe('{}');
   });
 
   it('refuses a key that would need quoting', () => {

@@ -1,13 +1,25 @@
-/** A JSON document already encoded, to be sent as it is. */
-export type JsonText = string & { readonly __encodedJson: unique symbol };
+/**
+ * A JSON document already encoded as UTF-8, to be sent as it is. Bytes rather than a string: a
+ * large answer joined from rows as a string cost more to flatten and encode on its way to the
+ * socket (~2 ms for 1,000 points) than PostgreSQL took to write it.
+ */
+export type EncodedJson = Buffer & { readonly __encodedJson: unique symbol };
 
-/** `JSON.stringify(value)`, for handlers whose other answers PostgreSQL encodes. */
-export const encodeJson = (value: unknown): JsonText => JSON.stringify(value) as JsonText;
+const encoded = (text: string): EncodedJson => Buffer.from(text, 'utf8') as EncodedJson;
+
+/** `JSON.stringify(value)`, encoded, for handlers whose other answers PostgreSQL encodes. */
+export const encodeJson = (value: unknown): EncodedJson => encoded(JSON.stringify(value));
 
 /** The encoded object `object` with one more key, last, whose value is encoded already. */
-export function withEncodedMember(object: JsonText, key: string, value: JsonText): JsonText {
-  const separator = object === '{}' ? '' : ',';
-  return `${object.slice(0, -1)}${separator}${JSON.stringify(key)}:${value}}` as JsonText;
+export function withEncodedMember(object: EncodedJson, key: string, value: EncodedJson): EncodedJson {
+  const empty = object.length === 2;
+  const opening = object.subarray(0, -1);
+  return Buffer.concat([
+    opening,
+    encoded(`${empty ? '' : ','}${JSON.stringify(key)}:`),
+    value,
+    encoded('}'),
+  ]) as EncodedJson;
 }
 
 /**
@@ -57,10 +69,26 @@ export function jsonMember(key: string, object: string): string {
   return `concat(to_json((${key})::text)::text, ':', ${object})`;
 }
 
-/** The rows of a statement selecting one `jsonObject` (or `jsonMember`) each, as one document. */
-export function jsonRowsOf(rows: ReadonlyArray<readonly [string]>, shape: JsonRowsShape = 'array'): JsonText {
-  const [open, close] = shape === 'array' ? ['[', ']'] : ['{', '}'];
-  let json = open;
-  for (let i = 0; i < rows.length; i++) json += i === 0 ? rows[i][0] : `,${rows[i][0]}`;
-  return `${json}${close}` as JsonText;
+const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT, COMMA] = Buffer.from('[]{},');
+
+/**
+ * The rows of a statement selecting one `jsonObject` (or `jsonMember`) each, as one document:
+ * each row written once, straight into the bytes that are sent.
+ */
+export function jsonRowsOf(
+  rows: ReadonlyArray<readonly [string]>,
+  shape: JsonRowsShape = 'array',
+): EncodedJson {
+  const [open, close] = shape === 'array' ? [OPEN_ARRAY, CLOSE_ARRAY] : [OPEN_OBJECT, CLOSE_OBJECT];
+  let size = 2 + Math.max(rows.length - 1, 0);
+  for (const [row] of rows) size += Buffer.byteLength(row, 'utf8');
+  const json = Buffer.allocUnsafe(size);
+  let at = 0;
+  json[at++] = open;
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) json[at++] = COMMA;
+    at += json.write(rows[i][0], at, 'utf8');
+  }
+  json[at] = close;
+  return json as EncodedJson;
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { JsonRowsShape, jsonRowsOf, JsonText } from './json-rows';
+import { JsonRowsShape, jsonRowsOf, EncodedJson } from './json-rows';
 
 /** The pg pool behind TypeORM's PostgreSQL data source, for what TypeORM cannot do (cursors, named statements). */
 export function pgPool(dataSource: DataSource): Pool {
@@ -14,7 +14,7 @@ export function pgPool(dataSource: DataSource): Pool {
 export interface SqlRunner {
   query<T = unknown>(text: string, values?: unknown[]): Promise<T[]>;
   /** The rows of a statement selecting one `jsonObject` (or `jsonMember`) each, as one document. */
-  queryJson(text: string, values?: unknown[], shape?: JsonRowsShape): Promise<JsonText>;
+  queryJson(text: string, values?: unknown[], shape?: JsonRowsShape): Promise<EncodedJson>;
 }
 
 /**
@@ -36,7 +36,11 @@ export class PreparedQueries implements SqlRunner {
   }
 
   /** A statement selecting one `jsonObject` (or `jsonMember`) per row: its rows joined as one document. */
-  async queryJson(text: string, values: unknown[] = [], shape: JsonRowsShape = 'array'): Promise<JsonText> {
+  async queryJson(
+    text: string,
+    values: unknown[] = [],
+    shape: JsonRowsShape = 'array',
+  ): Promise<EncodedJson> {
     const result = await pgPool(this.dataSource).query<[string]>({
       name: this.nameOf(text),
       text,

@@ -8,7 +8,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
-import { JsonText } from '@solar/database';
+import { EncodedJson } from '@solar/database';
 import { SendsEncodedJson } from '@solar/platform';
 import { TelemetryQueries } from '@solar/telemetry';
 import { DailySummaryDto, HourlyAggregateDto, SunSourceMetricsDto } from './dto/metrics.dto';
@@ -43,7 +43,7 @@ export class MetricsController {
   batchLatest(
     @CurrentUser() user: AuthenticatedUser,
     @Body(SourceIdListPipe) ids: string[],
-  ): Promise<JsonText> {
+  ): Promise<EncodedJson> {
     return this.queries.batchLatest(user.id, ids);
   }
 
@@ -68,7 +68,7 @@ export class MetricsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: HistoryQueryDto,
-  ): Promise<JsonText> {
+  ): Promise<EncodedJson> {
     return this.queries.history(user.id, id, { start: query.startTime, end: query.endTime }, query.limit);
   }
 
@@ -83,7 +83,7 @@ export class MetricsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: TimeRangeQueryDto,
-  ): Promise<JsonText> {
+  ): Promise<EncodedJson> {
     return this.queries.aggregated(user.id, id, { start: query.startTime, end: query.endTime });
   }
 
@@ -98,7 +98,7 @@ export class MetricsController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: TimeRangeQueryDto,
-  ): Promise<JsonText> {
+  ): Promise<EncodedJson> {
     return this.queries.dailySummary(user.id, id, { start: query.startTime, end: query.endTime });
   }
 }

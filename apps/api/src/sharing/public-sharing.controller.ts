@@ -3,7 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@solar/auth';
 import { NOT_SHARED, NotFoundError } from '@solar/domain';
-import { JsonText } from '@solar/database';
+import { EncodedJson } from '@solar/database';
 import { SendsEncodedJson } from '@solar/platform';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
@@ -44,7 +44,7 @@ export class PublicSharingController {
     isArray: true,
     description: 'Newest first; default: the last 24 hours',
   })
-  history(@Param('sunSourceId', sharedId) id: string, @Query() query: HistoryQueryDto): Promise<JsonText> {
+  history(@Param('sunSourceId', sharedId) id: string, @Query() query: HistoryQueryDto): Promise<EncodedJson> {
     return this.views.metricsHistory(id, { start: query.startTime, end: query.endTime }, query.limit);
   }
 

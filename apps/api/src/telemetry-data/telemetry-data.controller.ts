@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
-import { JsonText } from '@solar/database';
+import { EncodedJson } from '@solar/database';
 import { Clock } from '@solar/domain';
 import { SendsEncodedJson } from '@solar/platform';
 import { TelemetryDownsampler, TelemetryQueries } from '@solar/telemetry';
@@ -35,7 +35,7 @@ export class TelemetryDataController {
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: ReportQueryDto,
-  ): Promise<JsonText> {
+  ): Promise<EncodedJson> {
     return this.queries.report(user.id, id, query.period, {
       start: query.startDateParam,
       end: query.endDateParam,

@@ -5,7 +5,7 @@ import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
 import { MailCapture } from '@solar/testing';
 import { ApiModule } from '../../src/api.module';
-import { API_APP_OPTIONS, configureApiApp, createApiApp } from '../../src/create-api-app';
+import { API_APP_OPTIONS, apiHttpAdapter, configureApiApp, createApiApp } from '../../src/create-api-app';
 
 export type Http = ReturnType<typeof request>;
 
@@ -24,7 +24,7 @@ export async function startApi(
           await override(
             Test.createTestingModule({ imports: [ApiModule.forRoot(config, { clock })] }),
           ).compile()
-        ).createNestApplication(API_APP_OPTIONS),
+        ).createNestApplication(apiHttpAdapter(), API_APP_OPTIONS),
         config,
       )
     : await createApiApp(config, { clock });

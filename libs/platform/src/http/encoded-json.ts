@@ -1,7 +1,23 @@
 import { Header } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
 
 /**
- * For handlers that return an already encoded JSON document (`JsonText`): Nest sends a string
- * as it is, and this gives it the type `res.json` would have given the value.
+ * For handlers that return an already encoded JSON document (`EncodedJson`, bytes): the type
+ * `res.json` would have given the value. The app must send bytes as they are
+ * (`BytesSendingExpressAdapter`).
  */
 export const SendsEncodedJson = () => Header('Content-Type', 'application/json; charset=utf-8');
+
+/**
+ * Nest's Express adapter, except that a handler's Buffer is sent as it is, where Nest would
+ * serialize it as an object (`{"type":"Buffer","data":[…]}`). A `StreamableFile` would send it
+ * too, through a stream set up for every answer.
+ */
+export class BytesSendingExpressAdapter extends ExpressAdapter {
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (!Buffer.isBuffer(body)) return super.reply(response, body, statusCode);
+    if (statusCode) response.status(statusCode);
+    return response.send(body);
+  }
+}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { encodeJson, JsonText } from '@solar/database';
+import { encodeJson, EncodedJson } from '@solar/database';
 import { BadRequestError, Clock, NotFoundError, SourceAccessCache, SunSourceRepository } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
@@ -70,7 +70,7 @@ export class TelemetryQueries {
     sunSourceId: string,
     requested: RequestedRange,
     limit: number,
-  ): Promise<JsonText> {
+  ): Promise<EncodedJson> {
     return this.whenOwned(ownerId, sunSourceId, () => this.historyOf(sunSourceId, requested, limit));
   }
 
@@ -82,13 +82,13 @@ export class TelemetryQueries {
   }
 
   /** For a caller who may see this source without owning it (public sharing checked it). */
-  async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<JsonText> {
+  async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<EncodedJson> {
     const range = this.range(requested, DAY);
     return this.telemetry.history(sunSourceId, range, limit);
   }
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
-  async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<JsonText> {
+  async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<EncodedJson> {
     return this.whenOwned(ownerId, sunSourceId, async () => {
       const range = this.range(requested, 7 * DAY);
       const longest = QueryLimits.aggregatedRangeDays * DAY;
@@ -99,7 +99,7 @@ export class TelemetryQueries {
   }
 
   /** UTC days, or ISO weeks when the range exceeds 60 days; at most 400 days. */
-  async dailySummary(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<JsonText> {
+  async dailySummary(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<EncodedJson> {
     return this.whenOwned(ownerId, sunSourceId, async () => {
       const range = this.range(requested, 7 * DAY);
       const length = range.end.getTime() - range.start.getTime();
@@ -118,7 +118,7 @@ export class TelemetryQueries {
   }
 
   /** Other users' ids and sources without data are simply absent from the answer. */
-  async batchLatest(ownerId: string, ids: string[]): Promise<JsonText> {
+  async batchLatest(ownerId: string, ids: string[]): Promise<EncodedJson> {
     if (ids.length > QueryLimits.batchLatestSources) throw new BadRequestError('At most 50 source ids');
     if (ids.length === 0) return encodeJson({});
     return this.telemetry.latestByIdOfOwned(ownerId, [...new Set(ids)]);
@@ -129,7 +129,7 @@ export class TelemetryQueries {
     sunSourceId: string,
     period: ReportPeriod,
     custom: RequestedRange,
-  ): Promise<JsonText> {
+  ): Promise<EncodedJson> {
     const heading = this.access.ownedHeading(ownerId, sunSourceId);
     const [source, { range, totals, days, hours, modes }] = await inOrder(heading, async () => {
       const range = this.reportRange(period, custom);

@@ -5,7 +5,7 @@ import {
   JsonColumn,
   jsonMember,
   jsonObject,
-  JsonText,
+  EncodedJson,
   PreparedQueries,
   selectList,
   SqlRunner,
@@ -247,7 +247,7 @@ export class TelemetryQueryRepository {
   }
 
   /** Newest first, at most `limit`: SunSourceMetrics[], encoded. */
-  history(sunSourceId: string, range: TimeRange, limit: number): Promise<JsonText> {
+  history(sunSourceId: string, range: TimeRange, limit: number): Promise<EncodedJson> {
     return this.reads.queryJson(HISTORY, [sunSourceId, range.start, range.end, limit]);
   }
 
@@ -257,17 +257,17 @@ export class TelemetryQueryRepository {
   }
 
   /** The latest point of each of the owner's sources among `ids`, by source id, encoded. */
-  latestByIdOfOwned(ownerId: string, ids: string[]): Promise<JsonText> {
+  latestByIdOfOwned(ownerId: string, ids: string[]): Promise<EncodedJson> {
     return this.reads.queryJson(LATEST_BY_ID_OF_OWNED, [ownerId, ids], 'object');
   }
 
   /** The UTC hours of the range as HourlyRow[], encoded. */
-  hourly(sunSourceId: string, range: TimeRange): Promise<JsonText> {
+  hourly(sunSourceId: string, range: TimeRange): Promise<EncodedJson> {
     return this.reads.queryJson(HOURLY, hoursOfRangeParameters(sunSourceId, range));
   }
 
   /** The UTC days of the range as DailySummaryDto[], encoded. */
-  dailySummaries(sunSourceId: string, range: TimeRange): Promise<JsonText> {
+  dailySummaries(sunSourceId: string, range: TimeRange): Promise<EncodedJson> {
     return this.reads.queryJson(DAILY_SUMMARIES, hoursOfRangeParameters(sunSourceId, range));
   }
 

@@ -1,4 +1,4 @@
-import { encodeJson, JsonText, withEncodedMember } from '@solar/database';
+import { encodeJson, EncodedJson, withEncodedMember } from '@solar/database';
 import { DailyRow, HourlyRow, RangeSummaryRow } from './telemetry-query.repository';
 
 /** The data report of SPEC.md §2.9. */
@@ -38,7 +38,7 @@ export interface ReportInput {
   totals: RangeSummaryRow;
   days: readonly DailyRow[];
   /** ReportHour[], encoded by PostgreSQL. */
-  hours: JsonText;
+  hours: EncodedJson;
   modes: ReadonlyArray<{ mode: string; count: number }>;
 }
 
@@ -46,7 +46,7 @@ export interface ReportInput {
  * Energy of a range = the sum, over its UTC days, of each day's highest daily counter
  * (SPEC.md §2.5); mode percentages are of the data points that reported a mode.
  */
-export function buildReport(input: ReportInput): JsonText {
+export function buildReport(input: ReportInput): EncodedJson {
   const { totals } = input;
   const withMode = input.modes.reduce((total, mode) => total + mode.count, 0);
   const energy = (pick: (day: DailyRow) => number | null) =>
