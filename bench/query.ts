@@ -75,7 +75,8 @@ const { values: flags } = parseArgs({
     days: { type: 'string', default: '400' },
     'fine-days': { type: 'string', default: String(EXPORT_RANGE_DAYS) },
     requests: { type: 'string', default: '300' },
-    warmup: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1000' },
+    'warmup-seconds': { type: 'string', default: '15' },
     'export-runs': { type: 'string', default: '3' },
     'export-warmup': { type: 'string', default: '1' },
     'load-connections': { type: 'string', default: String(Math.max(1, Math.min(4, cpus().length))) },
@@ -98,7 +99,8 @@ if (flags.help) {
   --days N              days of 5-minute data, ending now (400)
   --fine-days N         days of the 10-second source, ending now (${EXPORT_RANGE_DAYS}: the export's full range)
   --requests N          timed requests per query, and as many floor runs (300: p50 steady to a few % on a shared machine)
-  --warmup N            untimed requests first (5)
+  --warmup N            untimed requests of each query first, each with its floor run (1000)
+  --warmup-seconds S    ... or fewer, once a query has been warming up for S seconds (15)
   --export-runs N       timed runs of each export (3), after --export-warmup N untimed (1)
   --load-connections N  parallel INSERT sessions while loading (cores, at most 4)
   --phases LIST         queries,exports (both)
@@ -126,6 +128,7 @@ const options = {
   fineDays: positive('fine-days', flags['fine-days']),
   requests: positive('requests', flags.requests),
   warmup: Number(flags.warmup) || 0,
+  warmupSeconds: Number(flags['warmup-seconds']) || 0,
   exportRuns: positive('export-runs', flags['export-runs']),
   exportWarmup: Number(flags['export-warmup']) || 0,
   loadConnections: positive('load-connections', flags['load-connections']),
@@ -226,6 +229,8 @@ interface QueryResult {
   description: string;
   request: string;
   answer: string;
+  /** Untimed requests (and floor runs) before the timed ones. */
+  warmupRequests: number;
   http: Timings;
   floor?: Timings;
   /** The statements one after another (the report's four); equal to `floor` for one. */
@@ -339,15 +344,15 @@ function queryCases(dataset: Dataset, owner: HttpTarget): QueryCase[] {
   ];
 }
 
-/** One timed HTTP request of the case; its answer summarized. */
-async function httpOnce(kase: QueryCase): Promise<{ ms: number; answer: string }> {
+/** One timed HTTP request of the case; its answer summarized (`describe`). */
+async function httpOnce(kase: QueryCase, describe = false): Promise<{ ms: number; answer: string }> {
   const result = await httpRequest(kase.target, kase.method, kase.path, kase.body);
   if (result.status !== 200) {
     throw new Error(
       `${kase.name}: ${kase.method} ${kase.path} answered ${result.status}: ${result.body.toString('utf8').slice(0, 300)}`,
     );
   }
-  return { ms: result.ms, answer: describeBody(result.body) };
+  return { ms: result.ms, answer: describe ? describeBody(result.body) : '' };
 }
 
 /** One run of the statements straight through pg: concurrently on their own connections, or in turn on one. */
@@ -386,6 +391,10 @@ async function explain(
 /**
  * Each case: warm-up, then HTTP requests and floor runs alternately, so that both see the same
  * machine (this one may be shared: what other processes used meanwhile is reported as `other CPU`).
+ * The warm-up is long because a server runs warm: V8 compiles a request's path (Node's HTTP,
+ * Express, Nest, the session, pg) with its optimizing compiler only after some thousands of
+ * requests, and until then a short one costs up to twice as much (latest point: 2.1 ms over the
+ * api's first 300 requests, 1.1 ms after 2,500). The floor gets as many runs.
  */
 async function queriesPhase(
   dataset: Dataset,
@@ -401,10 +410,13 @@ async function queriesPhase(
     const concurrent = kase.concurrent ?? false;
     const clients = await Promise.all(statements.map(() => pool.connect()));
     try {
-      let answer = '';
-      for (let i = 0; i < options.warmup; i++) {
-        answer = (await httpOnce(kase)).answer;
+      const { answer } = await httpOnce(kase, true);
+      const warmUntil = performance.now() + options.warmupSeconds * 1000;
+      let warmup = 0;
+      while (warmup < options.warmup && performance.now() < warmUntil) {
+        await httpOnce(kase);
         if (statements.length > 0) await floorOnce(clients, statements, concurrent);
+        warmup++;
       }
       const usage = meter.begin();
       const http: number[] = [];
@@ -419,6 +431,7 @@ async function queriesPhase(
         description: kase.description,
         request: `${kase.method} ${kase.path}${kase.body ? ` (body: ${Array.isArray(kase.body) ? `${kase.body.length} ids` : 'json'})` : ''}`,
         answer,
+        warmupRequests: warmup,
         http: summarize(http),
         otherCpuPercent: used.otherCpuPercent,
         usage: used,
@@ -443,7 +456,7 @@ async function queriesPhase(
           (result.floor
             ? `; floor p50 ${result.floor.p50} ms (server ${result.serverMs} ms); ratio ${result.ratio}`
             : '') +
-          ` [${answer}] other CPU ${used.otherCpuPercent}% (${round((performance.now() - started) / 1000, 1)} s)`,
+          ` [${answer}] after ${warmup} warm-up; other CPU ${used.otherCpuPercent}% (${round((performance.now() - started) / 1000, 1)} s)`,
       );
     } finally {
       clients.forEach((client) => client.release());
@@ -686,7 +699,7 @@ function printReport(report: {
   if (report.queries.length > 0) {
     line();
     line(
-      `── Queries: ${options.requests} sequential requests after ${options.warmup} warm-up, one keep-alive connection, ` +
+      `── Queries: ${options.requests} sequential requests after ${options.warmup} warm-up (or ${options.warmupSeconds} s), one keep-alive connection, ` +
         `alternating with as many floor runs (the same SQL through pg) ───`,
     );
     const header = [
