@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { EncodedJson } from '../../libs/database/src/json-rows';
+import { EncodedJson, JsonArrayStream } from '../../libs/database/src/json-rows';
 import type { SqlRunner } from '../../libs/database/src/prepared-queries';
 import type {
   TelemetryQueryRepository,
@@ -43,6 +43,12 @@ export class CapturedStatements {
       queryJson: (sql, params) => {
         record(sql, params);
         return Promise.resolve(Buffer.from('[]') as EncodedJson);
+      },
+      streamJson: (sql, params) => {
+        record(sql, params);
+        const rows = new JsonArrayStream();
+        rows.finish();
+        return Promise.resolve(rows);
       },
     };
     // Both ways the repository reaches PostgreSQL: its DataSource and its prepared reads.

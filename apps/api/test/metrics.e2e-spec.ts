@@ -132,14 +132,21 @@ describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)
       ]);
     });
 
-    it('history is sent as the JSON PostgreSQL wrote, typed and sized as res.json would', async () => {
-      const answer = await get(
-        `/api/sunsourcemetrics/${source.id}/history?startTime=2026-06-01T00:00:00Z`,
-      ).expect(200);
+    it('history and hourly aggregates are streamed as the JSON PostgreSQL wrote, typed as res.json would', async () => {
+      // The fixture: 4 points in 3 hours.
+      for (const [path, items] of [
+        ['history', 4],
+        ['aggregated', 3],
+      ] as const) {
+        const answer = await get(
+          `/api/sunsourcemetrics/${source.id}/${path}?startTime=2026-06-01T00:00:00Z&endTime=2026-06-11T00:00:00Z`,
+        ).expect(200);
 
-      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
-      expect(answer.text).toBe(JSON.stringify(answer.body));
+        expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(answer.headers['transfer-encoding']).toBe('chunked');
+        expect(answer.body).toHaveLength(items);
+        expect(answer.text).toBe(JSON.stringify(answer.body));
+      }
     });
 
     it.each([

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { TEST_SERVER_URL } from '@solar/testing';
@@ -109,6 +110,70 @@ describe('jsonObject, through PreparedQueries.queryJson', () => {
   it('refuses a key that would need quoting', () => {
     expect(() => jsonObject([{ key: 'a"b', sql: '1', kind: 'number' }])).toThrow(
       'JSON key a"b would need quoting',
+    );
+  });
+});
+
+describe('PreparedQueries.streamJson', () => {
+  let pool: Pool;
+  let prepared: PreparedQueries;
+
+  // 20,000 rows of ~70 bytes: 1.4 MB, which reaches the api in many reads of the socket.
+  const MANY = `SELECT ${jsonObject([
+    { key: 'n', sql: 'g.n', kind: 'number' },
+    { key: 'label', sql: `'row ' || g.n || ' ☀'`, kind: 'value' },
+    { key: 'half', sql: 'g.n / 2.0::float8', kind: 'number' },
+  ])} FROM generate_series(1, $1::int) AS g(n) ORDER BY g.n`;
+
+  beforeAll(() => {
+    pool = new Pool({ connectionString: TEST_SERVER_URL, max: 1 });
+    prepared = new PreparedQueries({ driver: { master: pool } } as unknown as DataSource);
+  });
+
+  afterAll(() => pool.end());
+
+  const read = async (stream: Readable): Promise<{ text: string; chunks: number }> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return { text: Buffer.concat(chunks).toString('utf8'), chunks: chunks.length };
+  };
+
+  it('sends the bytes queryJson would, in chunks as the rows arrive', async () => {
+    const whole = await prepared.queryJson(MANY, [20_000]);
+    const streamed = await read(await prepared.streamJson(MANY, [20_000]));
+
+    expect(streamed.text).toBe(whole.toString('utf8'));
+    expect((JSON.parse(streamed.text) as Array<{ n: number }>).map((row) => row.n)).toEqual(
+      Array.from({ length: 20_000 }, (_, i) => i + 1),
+    );
+    expect(streamed.chunks).toBeGreaterThan(2);
+  });
+
+  it('is [] without rows, and one row without a comma', async () => {
+    expect((await read(await prepared.streamJson(MANY, [0]))).text).toBe('[]');
+    expect((await read(await prepared.streamJson(MANY, [1]))).text).toBe(
+      '[{"n":1,"label":"row 1 ☀","half":0.5}]',
+    );
+  });
+
+  it('rejects when the statement fails before its first row, and the pool goes on', async () => {
+    await expect(prepared.streamJson(`SELECT (1 / ($1::int - 1))::text`, [1])).rejects.toThrow(
+      'division by zero',
+    );
+
+    expect((await read(await prepared.streamJson(MANY, [2]))).text).toBe(
+      '[{"n":1,"label":"row 1 ☀","half":0.5},{"n":2,"label":"row 2 ☀","half":1}]',
+    );
+  });
+
+  it('fails the stream when the statement fails after rows were sent', async () => {
+    const failingLate = `SELECT (CASE WHEN g.n < $1 THEN g.n ELSE 1 / (g.n - g.n) END)::text
+                           FROM generate_series(1, $1::int) AS g(n)`;
+    const stream = await prepared.streamJson(failingLate, [200_000]);
+
+    await expect(read(stream)).rejects.toThrow('division by zero');
+    expect((await read(await prepared.streamJson(MANY, [1]))).text).toBe(
+      '[{"n":1,"label":"row 1 ☀","half":0.5}]',
     );
   });
 });

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+
 /**
  * A JSON document already encoded as UTF-8, to be sent as it is. Bytes rather than a string: a
  * large answer joined from rows as a string cost more to flatten and encode on its way to the
@@ -80,15 +82,56 @@ export function jsonRowsOf(
   shape: JsonRowsShape = 'array',
 ): EncodedJson {
   const [open, close] = shape === 'array' ? [OPEN_ARRAY, CLOSE_ARRAY] : [OPEN_OBJECT, CLOSE_OBJECT];
-  let size = 2 + Math.max(rows.length - 1, 0);
+  return joinedRows(rows, open, close) as EncodedJson;
+}
+
+/** The bytes of `rows` joined by commas: `first` before the first row, then `last` if given. */
+function joinedRows(rows: ReadonlyArray<readonly [string]>, first: number, last?: number): Buffer {
+  let size = Math.max(rows.length, 1) + (last === undefined ? 0 : 1);
   for (const [row] of rows) size += Buffer.byteLength(row, 'utf8');
-  const json = Buffer.allocUnsafe(size);
+  const bytes = Buffer.allocUnsafe(size);
   let at = 0;
-  json[at++] = open;
+  if (rows.length === 0) bytes[at++] = first;
   for (let i = 0; i < rows.length; i++) {
-    if (i > 0) json[at++] = COMMA;
-    at += json.write(rows[i][0], at, 'utf8');
+    bytes[at++] = i === 0 ? first : COMMA;
+    at += bytes.write(rows[i][0], at, 'utf8');
   }
-  json[at] = close;
-  return json as EncodedJson;
+  if (last !== undefined) bytes[at] = last;
+  return bytes;
+}
+
+/**
+ * The rows of a statement selecting one `jsonObject` each, as a JSON array sent while PostgreSQL
+ * is still writing it (`PreparedQueries.streamJson`). Rows come in bursts, one per read of the
+ * socket: each burst becomes one chunk once pg has parsed it, so the answer crosses the api's
+ * connection while the database's is still carrying the rest. It does not wait for its reader:
+ * what it holds is bounded by the statement's own limit.
+ */
+export class JsonArrayStream extends Readable {
+  private burst: Array<readonly [string]> = [];
+  private opened = false;
+
+  override _read(): void {
+    // Rows are pushed as they arrive.
+  }
+
+  add(row: readonly [string]): void {
+    this.burst.push(row);
+    if (this.burst.length === 1) queueMicrotask(() => this.flush());
+  }
+
+  /** Every row has been added: closes the array. */
+  finish(): void {
+    if (this.destroyed) return;
+    this.flush();
+    this.push(this.opened ? Buffer.of(CLOSE_ARRAY) : Buffer.of(OPEN_ARRAY, CLOSE_ARRAY));
+    this.push(null);
+  }
+
+  private flush(): void {
+    if (this.burst.length === 0 || this.destroyed) return;
+    this.push(joinedRows(this.burst, this.opened ? COMMA : OPEN_ARRAY));
+    this.opened = true;
+    this.burst = [];
+  }
 }

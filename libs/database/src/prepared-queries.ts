@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
+import { Pool, Query, QueryArrayConfig } from 'pg';
 import { DataSource } from 'typeorm';
-import { JsonRowsShape, jsonRowsOf, EncodedJson } from './json-rows';
+import { EncodedJson, JsonArrayStream, JsonRowsShape, jsonRowsOf } from './json-rows';
 
 /** The pg pool behind TypeORM's PostgreSQL data source, for what TypeORM cannot do (cursors, named statements). */
 export function pgPool(dataSource: DataSource): Pool {
@@ -15,6 +15,8 @@ export interface SqlRunner {
   query<T = unknown>(text: string, values?: unknown[]): Promise<T[]>;
   /** The rows of a statement selecting one `jsonObject` (or `jsonMember`) each, as one document. */
   queryJson(text: string, values?: unknown[], shape?: JsonRowsShape): Promise<EncodedJson>;
+  /** The rows of a statement selecting one `jsonObject` each, as a JSON array streamed as it arrives. */
+  streamJson(text: string, values?: unknown[]): Promise<JsonArrayStream>;
 }
 
 /**
@@ -48,6 +50,41 @@ export class PreparedQueries implements SqlRunner {
       rowMode: 'array',
     });
     return jsonRowsOf(result.rows, shape);
+  }
+
+  /**
+   * As `queryJson`'s array, streamed while PostgreSQL sends it (`JsonArrayStream`). Resolves
+   * with the first rows, or with none at the end, so that a statement failing before any row
+   * still rejects; a failure after that destroys the stream, which cuts the answer short.
+   */
+  async streamJson(text: string, values: unknown[] = []): Promise<JsonArrayStream> {
+    const client = await pgPool(this.dataSource).connect();
+    const rows = new JsonArrayStream();
+    const config: QueryArrayConfig = { name: this.nameOf(text), text, values, rowMode: 'array' };
+    const query = new Query<[string]>(config);
+    return new Promise((resolve, reject) => {
+      let started = false;
+      const start = () => {
+        started = true;
+        resolve(rows);
+      };
+      query.on('row', (row: [string]) => {
+        rows.add(row);
+        if (!started) start();
+      });
+      query.on('end', () => {
+        client.release();
+        rows.finish();
+        if (!started) start();
+      });
+      query.on('error', (error: Error) => {
+        // As pg-pool's own query does: the connection is not trusted after a failure.
+        client.release(error);
+        if (started) rows.destroy(error);
+        else reject(error);
+      });
+      client.query(query);
+    });
   }
 
   private nameOf(text: string): string {

@@ -1,4 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  StreamableFile,
+} from '@nestjs/common';
 import {
   ApiBody,
   ApiCookieAuth,
@@ -9,7 +19,7 @@ import {
 } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
 import { EncodedJson } from '@solar/database';
-import { SendsEncodedJson } from '@solar/platform';
+import { SendsEncodedJson, streamedJson } from '@solar/platform';
 import { TelemetryQueries } from '@solar/telemetry';
 import { DailySummaryDto, HourlyAggregateDto, SunSourceMetricsDto } from './dto/metrics.dto';
 import { HistoryQueryDto, TimeRangeQueryDto } from './dto/metrics-queries.dto';
@@ -58,33 +68,34 @@ export class MetricsController {
   }
 
   @Get(':sunSourceId/history')
-  @SendsEncodedJson()
   @ApiOkResponse({
     type: SunSourceMetricsDto,
     isArray: true,
     description: 'Newest first; default: the last 24 hours',
   })
-  history(
+  async history(
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: HistoryQueryDto,
-  ): Promise<EncodedJson> {
-    return this.queries.history(user.id, id, { start: query.startTime, end: query.endTime }, query.limit);
+  ): Promise<StreamableFile> {
+    const range = { start: query.startTime, end: query.endTime };
+    return streamedJson(await this.queries.history(user.id, id, range, query.limit));
   }
 
   @Get(':sunSourceId/aggregated')
-  @SendsEncodedJson()
   @ApiOkResponse({
     type: HourlyAggregateDto,
     isArray: true,
     description: 'UTC hours, oldest first; at most 90 days',
   })
-  aggregated(
+  async aggregated(
     @CurrentUser() user: AuthenticatedUser,
     @Param('sunSourceId', ParseUUIDPipe) id: string,
     @Query() query: TimeRangeQueryDto,
-  ): Promise<EncodedJson> {
-    return this.queries.aggregated(user.id, id, { start: query.startTime, end: query.endTime });
+  ): Promise<StreamableFile> {
+    return streamedJson(
+      await this.queries.aggregated(user.id, id, { start: query.startTime, end: query.endTime }),
+    );
   }
 
   @Get(':sunSourceId/daily-summary')

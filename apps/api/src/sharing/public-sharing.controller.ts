@@ -1,10 +1,9 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Query, StreamableFile, UseGuards } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@solar/auth';
 import { NOT_SHARED, NotFoundError } from '@solar/domain';
-import { EncodedJson } from '@solar/database';
-import { SendsEncodedJson } from '@solar/platform';
+import { streamedJson } from '@solar/platform';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
 import { LatestPredictionDto } from '../predictions/dto/prediction.dto';
@@ -38,14 +37,17 @@ export class PublicSharingController {
   }
 
   @Get(':sunSourceId/metrics/history')
-  @SendsEncodedJson()
   @ApiOkResponse({
     type: SunSourceMetricsDto,
     isArray: true,
     description: 'Newest first; default: the last 24 hours',
   })
-  history(@Param('sunSourceId', sharedId) id: string, @Query() query: HistoryQueryDto): Promise<EncodedJson> {
-    return this.views.metricsHistory(id, { start: query.startTime, end: query.endTime }, query.limit);
+  async history(
+    @Param('sunSourceId', sharedId) id: string,
+    @Query() query: HistoryQueryDto,
+  ): Promise<StreamableFile> {
+    const range = { start: query.startTime, end: query.endTime };
+    return streamedJson(await this.views.metricsHistory(id, range, query.limit));
   }
 
   @Get(':sunSourceId/roi')

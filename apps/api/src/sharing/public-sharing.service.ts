@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EncodedJson } from '@solar/database';
+import { JsonArrayStream } from '@solar/database';
 import { RoiService, RoiSummary, SharingService, WeatherRecord, WeatherService } from '@solar/domain';
 import { LatestPrediction, PredictionJobsService } from '@solar/predictions';
 import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
@@ -39,7 +39,7 @@ export class PublicSharingService {
     return this.telemetry.latestOf(sunSourceId);
   }
 
-  async metricsHistory(sunSourceId: string, range: RequestedRange, limit: number): Promise<EncodedJson> {
+  async metricsHistory(sunSourceId: string, range: RequestedRange, limit: number): Promise<JsonArrayStream> {
     await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
     return this.telemetry.historyOf(sunSourceId, range, limit);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { encodeJson, EncodedJson } from '@solar/database';
+import { encodeJson, EncodedJson, JsonArrayStream } from '@solar/database';
 import { BadRequestError, Clock, NotFoundError, SourceAccessCache, SunSourceRepository } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
@@ -70,7 +70,7 @@ export class TelemetryQueries {
     sunSourceId: string,
     requested: RequestedRange,
     limit: number,
-  ): Promise<EncodedJson> {
+  ): Promise<JsonArrayStream> {
     return this.whenOwned(ownerId, sunSourceId, () => this.historyOf(sunSourceId, requested, limit));
   }
 
@@ -82,19 +82,23 @@ export class TelemetryQueries {
   }
 
   /** For a caller who may see this source without owning it (public sharing checked it). */
-  async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<EncodedJson> {
+  async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<JsonArrayStream> {
     const range = this.range(requested, DAY);
     return this.telemetry.history(sunSourceId, range, limit);
   }
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
-  async aggregated(ownerId: string, sunSourceId: string, requested: RequestedRange): Promise<EncodedJson> {
+  async aggregated(
+    ownerId: string,
+    sunSourceId: string,
+    requested: RequestedRange,
+  ): Promise<JsonArrayStream> {
     return this.whenOwned(ownerId, sunSourceId, async () => {
       const range = this.range(requested, 7 * DAY);
       const longest = QueryLimits.aggregatedRangeDays * DAY;
       if (range.end.getTime() - range.start.getTime() > longest)
         range.start = new Date(range.end.getTime() - longest);
-      return this.telemetry.hourly(sunSourceId, range);
+      return this.telemetry.streamHourly(sunSourceId, range);
     });
   }
 

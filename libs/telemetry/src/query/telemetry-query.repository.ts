@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
+  JsonArrayStream,
   JsonColumn,
   jsonMember,
   jsonObject,
@@ -246,9 +247,9 @@ export class TelemetryQueryRepository {
     return rows[0];
   }
 
-  /** Newest first, at most `limit`: SunSourceMetrics[], encoded. */
-  history(sunSourceId: string, range: TimeRange, limit: number): Promise<EncodedJson> {
-    return this.reads.queryJson(HISTORY, [sunSourceId, range.start, range.end, limit]);
+  /** Newest first, at most `limit`: SunSourceMetrics[], streamed. */
+  history(sunSourceId: string, range: TimeRange, limit: number): Promise<JsonArrayStream> {
+    return this.reads.streamJson(HISTORY, [sunSourceId, range.start, range.end, limit]);
   }
 
   /** The latest point of each of the owner's sources. */
@@ -264,6 +265,11 @@ export class TelemetryQueryRepository {
   /** The UTC hours of the range as HourlyRow[], encoded. */
   hourly(sunSourceId: string, range: TimeRange): Promise<EncodedJson> {
     return this.reads.queryJson(HOURLY, hoursOfRangeParameters(sunSourceId, range));
+  }
+
+  /** As `hourly`, streamed. */
+  streamHourly(sunSourceId: string, range: TimeRange): Promise<JsonArrayStream> {
+    return this.reads.streamJson(HOURLY, hoursOfRangeParameters(sunSourceId, range));
   }
 
   /** The UTC days of the range as DailySummaryDto[], encoded. */
