@@ -7,6 +7,7 @@ import {
   jsonMember,
   jsonObject,
   EncodedJson,
+  plannedOnce,
   PreparedQueries,
   selectList,
   SqlRunner,
@@ -215,14 +216,19 @@ const LATEST_BY_ID_OF_OWNED = `
    ORDER BY s.created_at, s.id`;
 
 // Parameters of the following: as HOURS_OF_RANGE's (`hoursOfRangeParameters`).
-const HOURLY = `SELECT ${jsonObject(HOURLY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h GROUP BY h.hour ORDER BY h.hour`;
-const DAILY_SUMMARIES = `
+// Planned once per connection: PostgreSQL estimates their plan for unknown parameters far above
+// its plans for actual ones and so plans them on every run, though that plan, pruning the
+// partitions as it starts, runs as fast or faster (60-day summary 2.5 → 1.7 ms, planning included).
+const HOURLY = plannedOnce(
+  `SELECT ${jsonObject(HOURLY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h GROUP BY h.hour ORDER BY h.hour`,
+);
+const DAILY_SUMMARIES = plannedOnce(`
   SELECT ${jsonObject(DAILY_SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h
-   GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`;
-const DAILY = `
+   GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`);
+const DAILY = plannedOnce(`
   SELECT ${DAY_OF_HOUR} AS "day", ${selectList([...DAY_FIGURES, ...DAY_WEIGHTS])} FROM (${HOURS_OF_RANGE}) h
-   GROUP BY 1 ORDER BY 1`;
-const SUMMARY = `SELECT ${selectList(SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h`;
+   GROUP BY 1 ORDER BY 1`);
+const SUMMARY = plannedOnce(`SELECT ${selectList(SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h`);
 
 const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
   const whole = wholeHoursOf(range);
