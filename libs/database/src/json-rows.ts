@@ -85,15 +85,15 @@ export function jsonRowsOf(
   return joinedRows(rows, open, close) as EncodedJson;
 }
 
-/** The bytes of `rows` joined by commas: `first` before the first row, then `last` if given. */
+/** The bytes `first`, then `rows` joined by commas, then `last` if given. */
 function joinedRows(rows: ReadonlyArray<readonly [string]>, first: number, last?: number): Buffer {
-  let size = Math.max(rows.length, 1) + (last === undefined ? 0 : 1);
+  let size = 1 + Math.max(rows.length - 1, 0) + (last === undefined ? 0 : 1);
   for (const [row] of rows) size += Buffer.byteLength(row, 'utf8');
   const bytes = Buffer.allocUnsafe(size);
-  let at = 0;
-  if (rows.length === 0) bytes[at++] = first;
+  bytes[0] = first;
+  let at = 1;
   for (let i = 0; i < rows.length; i++) {
-    bytes[at++] = i === 0 ? first : COMMA;
+    if (i > 0) bytes[at++] = COMMA;
     at += bytes.write(rows[i][0], at, 'utf8');
   }
   if (last !== undefined) bytes[at] = last;
@@ -116,6 +116,7 @@ export class JsonArrayStream extends Readable {
   }
 
   add(row: readonly [string]): void {
+    if (this.destroyed) return;
     this.burst.push(row);
     if (this.burst.length === 1) queueMicrotask(() => this.flush());
   }

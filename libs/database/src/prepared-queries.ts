@@ -45,7 +45,7 @@ const PLANNED_ONCE_CONNECTIONS = 4;
 @Injectable()
 export class PreparedQueries implements SqlRunner, OnApplicationShutdown {
   private readonly names = new Map<string, string>();
-  /** Connections like the data source's on which PostgreSQL always keeps a statement's first plan. */
+  /** Connections like the data source's on which PostgreSQL always runs a statement's generic plan. */
   private plannedOncePool?: Pool;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

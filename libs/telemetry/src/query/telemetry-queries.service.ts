@@ -176,17 +176,17 @@ export class TelemetryQueries {
   }
 
   async count(ownerId: string, sunSourceId: string): Promise<number> {
-    await this.assertOwned(ownerId, sunSourceId);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     return this.telemetry.count(sunSourceId);
   }
 
   async sizeBytes(ownerId: string, sunSourceId: string): Promise<number> {
-    await this.assertOwned(ownerId, sunSourceId);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     return this.telemetry.sizeBytes(sunSourceId);
   }
 
   async rawPayloads(ownerId: string, sunSourceId: string, limit: number): Promise<RawPayload[]> {
-    await this.assertOwned(ownerId, sunSourceId);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     return (await this.telemetry.rawPayloads(sunSourceId, limit)).map((row) => ({
       timestamp: row.ts.toISOString(),
       receivedAt: row.receivedAt.toISOString(),
@@ -195,7 +195,7 @@ export class TelemetryQueries {
   }
 
   async cleanup(ownerId: string, sunSourceId: string): Promise<number> {
-    await this.assertOwned(ownerId, sunSourceId);
+    await this.access.assertOwnedBy(ownerId, sunSourceId);
     return this.telemetry.deleteAll(sunSourceId);
   }
 
@@ -206,13 +206,8 @@ export class TelemetryQueries {
    * thrown away unseen.
    */
   private async whenOwned<T>(ownerId: string, sunSourceId: string, read: () => Promise<T>): Promise<T> {
-    const [, answer] = await inOrder(this.assertOwned(ownerId, sunSourceId), read);
+    const [, answer] = await inOrder(this.access.assertOwnedBy(ownerId, sunSourceId), read);
     return answer;
-  }
-
-  /** The ownership verdict alone, from the source cache. */
-  assertOwned(ownerId: string, sunSourceId: string): Promise<void> {
-    return this.access.assertOwnedBy(ownerId, sunSourceId);
   }
 
   /** `end` defaults to now and `start` to `defaultLength` before it. */

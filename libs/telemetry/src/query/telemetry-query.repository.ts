@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
+  EncodedJson,
   JsonArrayStream,
   JsonColumn,
   jsonMember,
   jsonObject,
-  EncodedJson,
   plannedOnce,
   PreparedQueries,
   selectList,
