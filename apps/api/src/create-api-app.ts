@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { createSessionMiddleware, SessionCache } from '@solar/auth';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
-import { BytesSendingExpressAdapter, configureHttpApp } from '@solar/platform';
+import { ApiExpressAdapter, configureHttpApp } from '@solar/platform';
 import { REDIS } from '@solar/redis';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { setupOpenApi } from './openapi';
@@ -19,7 +19,7 @@ const SESSIONLESS_PATHS = [WEBHOOK_PATH, '/api/internal', '/api/health'];
 export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
 /** The api's HTTP adapter: answers PostgreSQL encoded go out as the bytes they are. */
-export const apiHttpAdapter = () => new BytesSendingExpressAdapter();
+export const apiHttpAdapter = () => new ApiExpressAdapter();
 
 /** The api app, fully configured but not yet listening: `main.ts` and the e2e tests share it. */
 export async function createApiApp(

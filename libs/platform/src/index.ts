@@ -1,6 +1,7 @@
 export * from './health/health-check';
 export * from './health/health.module';
 export * from './health/standard-checks';
+export * from './http/api-express-adapter';
 export * from './http/api-exception.filter';
 export * from './http/configure-http';
 export * from './http/dto-decorators';

@@ -1,6 +1,4 @@
 import { Header, StreamableFile } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
 import type { Readable } from 'node:stream';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -8,7 +6,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /**
  * For handlers that return an already encoded JSON document (`EncodedJson`, bytes): the type
  * `res.json` would have given the value. The app must send bytes as they are
- * (`BytesSendingExpressAdapter`).
+ * (`ApiExpressAdapter`).
  */
 export const SendsEncodedJson = () => Header('Content-Type', JSON_CONTENT_TYPE);
 
@@ -21,17 +19,4 @@ export function streamedJson(document: Readable): StreamableFile {
   return new StreamableFile(document, { type: JSON_CONTENT_TYPE }).setErrorHandler((_error, response) =>
     response.destroy?.(),
   );
-}
-
-/**
- * Nest's Express adapter, except that a handler's Buffer is sent as it is, where Nest would
- * serialize it as an object (`{"type":"Buffer","data":[…]}`). A `StreamableFile` would send it
- * too, through a stream set up for every answer.
- */
-export class BytesSendingExpressAdapter extends ExpressAdapter {
-  override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!Buffer.isBuffer(body)) return super.reply(response, body, statusCode);
-    if (statusCode) response.status(statusCode);
-    return response.send(body);
-  }
 }

@@ -1,0 +1,58 @@
+import type { Express } from 'express';
+import { IncomingMessage, request, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiExpressAdapter } from './api-express-adapter';
+
+/** One GET on a fresh connection: the status and the body's text. */
+function get(port: number, path: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('ApiExpressAdapter', () => {
+  let adapter: ApiExpressAdapter;
+  let server: Server;
+  let port: number;
+  /** What the server's first listener saw: the prototypes before Express ran. */
+  const seen: Array<{ request: object | null; response: object | null }> = [];
+
+  beforeAll(async () => {
+    adapter = new ApiExpressAdapter();
+    adapter.initHttpServer({});
+    const app = adapter.getInstance<Express>();
+    app.get('/bytes', (_request, response) => void adapter.reply(response, Buffer.from('{"a":"é"}'), 201));
+    app.get('/object', (_request, response) => void adapter.reply(response, { a: 1 }));
+    server = adapter.getHttpServer();
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+      seen.push({ request: Object.getPrototypeOf(request), response: Object.getPrototypeOf(response) }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("builds requests and responses on Express's prototypes, so Express never changes them", async () => {
+    seen.length = 0;
+    expect((await get(port, '/object')).status).toBe(200);
+    const app = adapter.getInstance<Express>();
+    expect(seen).toEqual([{ request: app.request, response: app.response }]);
+  });
+
+  it('sends a Buffer as it is, with the status given', async () => {
+    expect(await get(port, '/bytes')).toEqual({ status: 201, text: '{"a":"é"}' });
+  });
+
+  it('sends anything else as Nest does: as JSON', async () => {
+    expect(await get(port, '/object')).toEqual({ status: 200, text: '{"a":1}' });
+  });
+});
