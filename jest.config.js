@@ -35,6 +35,11 @@ module.exports = {
     },
   ],
   maxWorkers: 2,
+  // Each e2e suite loads a whole app, and a worker's heap reaches 700 MB over a run. A process
+  // that large needs ~0.6 s to exit here (the kernel taking its memory back), past the 0.5 s
+  // Jest waits before killing it and reporting a worker that "failed to exit gracefully": a
+  // worker past 600 MB after a test file is replaced before the next (three times in a run).
+  workerIdleMemoryLimit: '600MB',
   // Per project it is ignored by Jest 30: the e2e suites need it, and unit specs never come close.
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
