@@ -36,8 +36,13 @@ export class SunSourceRepository {
     private readonly prepared: PreparedQueries,
   ) {}
 
+  /** One statement: `findOne` with a relation sends two (a DISTINCT probe for its LIMIT 1, then the row). */
   findOwned(ownerId: string, id: string): Promise<SunSourceEntity | null> {
-    return this.sources.findOne({ where: { id, userId: ownerId }, relations: { powerGroup: true } });
+    return this.sources
+      .createQueryBuilder('source')
+      .leftJoinAndSelect('source.powerGroup', 'powerGroup')
+      .where('source.id = :id AND source.userId = :ownerId', { id, ownerId })
+      .getOne();
   }
 
   findById(id: string): Promise<SunSourceEntity | null> {
