@@ -75,6 +75,7 @@ const { values: flags } = parseArgs({
     days: { type: 'string', default: '400' },
     'fine-days': { type: 'string', default: String(EXPORT_RANGE_DAYS) },
     requests: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '1000' },
     'warmup-seconds': { type: 'string', default: '15' },
     'export-runs': { type: 'string', default: '3' },
@@ -98,7 +99,8 @@ if (flags.help) {
   --owned N             of which one user owns N: faults, batch latest and the single-source queries (50)
   --days N              days of 5-minute data, ending now (400)
   --fine-days N         days of the 10-second source, ending now (${EXPORT_RANGE_DAYS}: the export's full range)
-  --requests N          timed requests per query, and as many floor runs (300: p50 steady to a few % on a shared machine)
+  --requests N          timed requests per query and round, and as many floor runs (300)
+  --rounds N            rounds over all queries; the figures are of all rounds' requests (3)
   --warmup N            untimed requests of each query first, each with its floor run (1000)
   --warmup-seconds S    ... or fewer, once a query has been warming up for S seconds (15)
   --export-runs N       timed runs of each export (3), after --export-warmup N untimed (1)
@@ -127,6 +129,7 @@ const options = {
   days: positive('days', flags.days),
   fineDays: positive('fine-days', flags['fine-days']),
   requests: positive('requests', flags.requests),
+  rounds: positive('rounds', flags.rounds),
   warmup: Number(flags.warmup) || 0,
   warmupSeconds: Number(flags['warmup-seconds']) || 0,
   exportRuns: positive('export-runs', flags['export-runs']),
@@ -241,10 +244,19 @@ interface QueryResult {
   serverMs?: number;
   ratio?: number;
   pass?: boolean;
-  /** CPU used meanwhile by processes other than the api, PostgreSQL, Redis and the bench, % of one core. */
+  /** CPU used meanwhile by processes other than the api, PostgreSQL, Redis and the bench, % of one core (the most of any round). */
+  otherCpuPercent: number;
+  rounds: RoundFigures[];
+  statements?: Array<{ sql: string; params: unknown[]; plan: string }>;
+}
+
+/** One round's own figures of a case. */
+interface RoundFigures {
+  httpP50: number;
+  floorP50?: number;
+  ratio?: number;
   otherCpuPercent: number;
   usage: PhaseUsage;
-  statements?: Array<{ sql: string; params: unknown[]; plan: string }>;
 }
 
 function queryCases(dataset: Dataset, owner: HttpTarget): QueryCase[] {
@@ -390,13 +402,30 @@ async function explain(
   return { serverMs: round(serverMs, 2), plans };
 }
 
+/** What one case gathers over the rounds. */
+interface CaseSamples {
+  kase: QueryCase;
+  statements: Statement[];
+  answer: string;
+  warmupRequests: number;
+  firstRequests: number[];
+  http: number[];
+  floor: number[];
+  rounds: RoundFigures[];
+}
+
 /**
- * Each case: warm-up, then HTTP requests and floor runs alternately, so that both see the same
- * machine (this one may be shared: what other processes used meanwhile is reported as `other CPU`).
- * The warm-up is long because a server runs warm: V8 compiles a request's path (Node's HTTP,
- * Express, Nest, the session, pg) with its optimizing compiler only after some thousands of
- * requests, and until then a short one costs up to twice as much (latest point: 2.1 ms over the
- * api's first 300 requests, 1.1 ms after 2,500). The floor gets as many runs.
+ * Each case in turn, in rounds (`--rounds`): warm-up, then HTTP requests and floor runs
+ * alternately, so that both see the same machine (this one may be shared: what other processes
+ * used meanwhile is reported as `other CPU`). The figures are those of all rounds' requests
+ * together: the speed of this virtual machine drifts over minutes, and a case measured in one
+ * stretch of a few seconds takes whatever spell it falls in, which then weighs on the request
+ * with more processes to wake (the api's) more than on its floor. The rounds' own figures are
+ * reported beside. The first warm-up is long because a server runs warm: V8 compiles a
+ * request's path (Node's HTTP, Express, Nest, the session, pg) with its optimizing compiler only
+ * after some thousands of requests, and until then a short one costs up to twice as much (latest
+ * point: 2.1 ms over the api's first 300 requests, 1.1 ms after 2,500). Later rounds warm up
+ * briefly, for the database's caches. The floor gets as many runs.
  */
 async function queriesPhase(
   dataset: Dataset,
@@ -404,70 +433,124 @@ async function queriesPhase(
   pool: Pool,
   meter: UsageMeter,
 ): Promise<QueryResult[]> {
-  const results: QueryResult[] = [];
+  const cases: CaseSamples[] = [];
   for (const kase of queryCases(dataset, owner)) {
     if (options.only && !options.only.has(kase.name) && !kase.reference) continue;
-    const started = performance.now();
-    const statements = kase.statements ? await kase.statements() : [];
-    const concurrent = kase.concurrent ?? false;
+    cases.push({
+      kase,
+      statements: kase.statements ? await kase.statements() : [],
+      answer: (await httpOnce(kase, true)).answer,
+      warmupRequests: 0,
+      firstRequests: [],
+      http: [],
+      floor: [],
+      rounds: [],
+    });
+  }
+  for (let round = 0; round < options.rounds; round++) {
+    for (const samples of cases) await measureRound(samples, round, pool, meter);
+  }
+  const results: QueryResult[] = [];
+  for (const samples of cases) results.push(await summarizeCase(samples, pool));
+  return results;
+}
+
+/** Later rounds' warm-up: the database's caches, V8 having compiled the path in the first. */
+const REWARM_REQUESTS = 100;
+
+async function measureRound(
+  samples: CaseSamples,
+  roundIndex: number,
+  pool: Pool,
+  meter: UsageMeter,
+): Promise<void> {
+  const { kase, statements } = samples;
+  const concurrent = kase.concurrent ?? false;
+  const started = performance.now();
+  const clients = await Promise.all(statements.map(() => pool.connect()));
+  try {
+    const warmups = roundIndex === 0 ? options.warmup : Math.min(options.warmup, REWARM_REQUESTS);
+    const warmUntil = performance.now() + options.warmupSeconds * 1000;
+    let warmup = 0;
+    while (warmup < warmups && performance.now() < warmUntil) {
+      const { ms } = await httpOnce(kase);
+      if (roundIndex === 0 && samples.firstRequests.length < options.requests) samples.firstRequests.push(ms);
+      if (statements.length > 0) await floorOnce(clients, statements, concurrent);
+      warmup++;
+    }
+    if (roundIndex === 0) samples.warmupRequests = warmup;
+    const usage = meter.begin();
+    const http: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < options.requests; i++) {
+      http.push((await httpOnce(kase)).ms);
+      if (statements.length > 0) floor.push(await floorOnce(clients, statements, concurrent));
+    }
+    const used = usage.end();
+    samples.http.push(...http);
+    samples.floor.push(...floor);
+    const figures: RoundFigures = {
+      httpP50: summarize(http).p50,
+      otherCpuPercent: used.otherCpuPercent,
+      usage: used,
+    };
+    if (floor.length > 0) {
+      figures.floorP50 = summarize(floor).p50;
+      figures.ratio = round(figures.httpP50 / figures.floorP50, 2);
+    }
+    samples.rounds.push(figures);
+    log(
+      `${kase.name.padEnd(16)} round ${roundIndex + 1}/${options.rounds}: http p50 ${figures.httpP50} ms` +
+        (figures.floorP50 !== undefined ? `, floor p50 ${figures.floorP50} ms, ratio ${figures.ratio}` : '') +
+        ` after ${warmup} warm-up; other CPU ${used.otherCpuPercent}% (${round((performance.now() - started) / 1000, 1)} s)`,
+    );
+  } finally {
+    clients.forEach((client) => client.release());
+  }
+}
+
+/** All rounds' requests together, the report's sequential floor, and the plans. */
+async function summarizeCase(samples: CaseSamples, pool: Pool): Promise<QueryResult> {
+  const { kase, statements } = samples;
+  const concurrent = kase.concurrent ?? false;
+  const result: QueryResult = {
+    name: kase.name,
+    description: kase.description,
+    request: `${kase.method} ${kase.path}${kase.body ? ` (body: ${Array.isArray(kase.body) ? `${kase.body.length} ids` : 'json'})` : ''}`,
+    answer: samples.answer,
+    warmupRequests: samples.warmupRequests,
+    firstRequestsP50: samples.firstRequests.length > 0 ? summarize(samples.firstRequests).p50 : undefined,
+    http: summarize(samples.http),
+    otherCpuPercent: Math.max(...samples.rounds.map((figures) => figures.otherCpuPercent)),
+    rounds: samples.rounds,
+  };
+  if (statements.length > 0) {
     const clients = await Promise.all(statements.map(() => pool.connect()));
     try {
-      const { answer } = await httpOnce(kase, true);
-      const warmUntil = performance.now() + options.warmupSeconds * 1000;
-      let warmup = 0;
-      const firstRequests: number[] = [];
-      while (warmup < options.warmup && performance.now() < warmUntil) {
-        const { ms } = await httpOnce(kase);
-        if (firstRequests.length < options.requests) firstRequests.push(ms);
-        if (statements.length > 0) await floorOnce(clients, statements, concurrent);
-        warmup++;
+      result.floor = summarize(samples.floor);
+      if (concurrent) {
+        const sequential: number[] = [];
+        for (let i = 0; i < Math.min(options.requests, 20); i++)
+          sequential.push(await floorOnce(clients, statements, false));
+        result.floorSequentialP50 = summarize(sequential).p50;
       }
-      const usage = meter.begin();
-      const http: number[] = [];
-      const floor: number[] = [];
-      for (let i = 0; i < options.requests; i++) {
-        http.push((await httpOnce(kase)).ms);
-        if (statements.length > 0) floor.push(await floorOnce(clients, statements, concurrent));
-      }
-      const used = usage.end();
-      const result: QueryResult = {
-        name: kase.name,
-        description: kase.description,
-        request: `${kase.method} ${kase.path}${kase.body ? ` (body: ${Array.isArray(kase.body) ? `${kase.body.length} ids` : 'json'})` : ''}`,
-        answer,
-        warmupRequests: warmup,
-        firstRequestsP50: firstRequests.length > 0 ? summarize(firstRequests).p50 : undefined,
-        http: summarize(http),
-        otherCpuPercent: used.otherCpuPercent,
-        usage: used,
-      };
-      if (statements.length > 0) {
-        result.floor = summarize(floor);
-        if (concurrent) {
-          const sequential: number[] = [];
-          for (let i = 0; i < Math.min(options.requests, 20); i++)
-            sequential.push(await floorOnce(clients, statements, false));
-          result.floorSequentialP50 = summarize(sequential).p50;
-        }
-        const explained = await explain(clients[0], statements, concurrent);
-        result.serverMs = explained.serverMs;
-        result.ratio = round(result.http.p50 / result.floor.p50, 2);
-        result.pass = result.http.p50 < TARGET_P50_MS && result.ratio <= TARGET_RATIO;
-        result.statements = statements.map((statement, i) => ({ ...statement, plan: explained.plans[i] }));
-      }
-      results.push(result);
-      log(
-        `${kase.name.padEnd(16)} http p50 ${result.http.p50} ms, p99 ${result.http.p99} ms` +
-          (result.floor
-            ? `; floor p50 ${result.floor.p50} ms (server ${result.serverMs} ms); ratio ${result.ratio}`
-            : '') +
-          ` [${answer}] after ${warmup} warm-up; other CPU ${used.otherCpuPercent}% (${round((performance.now() - started) / 1000, 1)} s)`,
-      );
+      const explained = await explain(clients[0], statements, concurrent);
+      result.serverMs = explained.serverMs;
+      result.ratio = round(result.http.p50 / result.floor.p50, 2);
+      result.pass = result.http.p50 < TARGET_P50_MS && result.ratio <= TARGET_RATIO;
+      result.statements = statements.map((statement, i) => ({ ...statement, plan: explained.plans[i] }));
     } finally {
       clients.forEach((client) => client.release());
     }
   }
-  return results;
+  log(
+    `${kase.name.padEnd(16)} http p50 ${result.http.p50} ms, p99 ${result.http.p99} ms` +
+      (result.floor
+        ? `; floor p50 ${result.floor.p50} ms (server ${result.serverMs} ms); ratio ${result.ratio}`
+        : '') +
+      ` [${result.answer}] over ${samples.http.length} requests in ${samples.rounds.length} rounds`,
+  );
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -704,8 +787,8 @@ function printReport(report: {
   if (report.queries.length > 0) {
     line();
     line(
-      `── Queries: ${options.requests} sequential requests after ${options.warmup} warm-up (or ${options.warmupSeconds} s), one keep-alive connection, ` +
-        `alternating with as many floor runs (the same SQL through pg) ───`,
+      `── Queries: ${options.rounds} rounds of ${options.requests} sequential requests each, after ${options.warmup} warm-up (or ${options.warmupSeconds} s) ` +
+        `in the first and ${REWARM_REQUESTS} in the others, one keep-alive connection, alternating with as many floor runs (the same SQL through pg) ───`,
     );
     const header = [
       'query',
@@ -716,6 +799,7 @@ function printReport(report: {
       'floor p50',
       'server',
       'ratio',
+      'rounds',
       'other CPU',
       'result',
     ];
@@ -728,6 +812,7 @@ function printReport(report: {
       q.floor ? `${q.floor.p50} ms` : '',
       q.serverMs !== undefined ? `${q.serverMs} ms` : '',
       q.ratio !== undefined ? `${q.ratio}×` : '',
+      q.rounds.map((figures) => figures.ratio ?? figures.httpP50).join(' '),
       `${q.otherCpuPercent}%`,
       q.pass === undefined ? 'reference' : q.pass ? 'PASS' : 'FAIL',
     ]);
@@ -737,14 +822,15 @@ function printReport(report: {
     line(format(header));
     rows.forEach((row) => line(format(row)));
     line(
-      ` PASS = HTTP p50 < ${TARGET_P50_MS} ms and HTTP p50 ≤ ${TARGET_RATIO}× floor p50. first p50 = the first ${options.requests} warm-up ` +
+      ` PASS = HTTP p50 < ${TARGET_P50_MS} ms and HTTP p50 ≤ ${TARGET_RATIO}× floor p50, over all rounds' requests. ` +
+        `rounds = each round's own ratio (references: HTTP p50 in ms). first p50 = the first ${options.requests} warm-up ` +
         `requests, before V8 has optimized their path (not a target). server = EXPLAIN ANALYZE execution time ` +
         `(report: the slowest of its 4 concurrent statements; their sequential floor is ${
           report.queries.find((q) => q.name === 'report-week')?.floorSequentialP50 ?? 'n/a'
         } ms).`,
     );
     line(
-      ` other CPU = CPU used meanwhile by processes other than the api, PostgreSQL, Redis and this bench (% of one core): ` +
+      ` other CPU = CPU used meanwhile by processes other than the api, PostgreSQL, Redis and this bench (% of one core, the most of any round): ` +
         `above a few % the machine was shared and the figures are worse than they should be.`,
     );
   }
