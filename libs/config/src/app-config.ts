@@ -18,6 +18,8 @@ export interface AppConfig {
     publicPort: number;
     embeddedBroker: boolean;
     sharedGroup?: string;
+    /** Set when both `MQTT_TLS_CERT` and `MQTT_TLS_KEY` are. */
+    tls?: MqttTls;
   };
   emqx: { apiUrl?: string; apiKey?: string; apiSecret?: string };
   dataDir: string;
@@ -38,6 +40,45 @@ export interface AppConfig {
   uploadBaseUrl: string;
   admin?: { email: string; password: string };
   logLevel: string;
+  /** Abuse limits: each one a value a normal user never meets, each configurable. */
+  limits: Limits;
+}
+
+export interface Limits {
+  /** Register, login, verify-email and resend-code together, per client address, per window. */
+  authPerAddress: number;
+  /** The same routes per e-mail address named in the body, per window. */
+  authPerEmail: number;
+  authWindowSeconds: number;
+  /** Each costly owner route (weather refresh, count/size/stats, predictions, debug) per user, per window. */
+  costlyPerUser: number;
+  costlyWindowSeconds: number;
+  /** Messages one source may send (stored or not), per window, on both transports. */
+  sourceMessagesPerWindow: number;
+  sourceWindowSeconds: number;
+  /** Messages the ingestor holds unacknowledged; at the cap it stops taking more. */
+  mqttMaxInFlight: number;
+  /** Concurrent exports of one user. */
+  exportsPerUser: number;
+  /** A download whose client reads nothing for this long is closed. */
+  exportIdleSeconds: number;
+  /** `statement_timeout` of one export query (each cursor fetch). */
+  exportStatementSeconds: number;
+  /** Default `statement_timeout` of the connection pool. */
+  statementTimeoutSeconds: number;
+  /** Queued or running prediction jobs of one user. */
+  predictionJobsPerUser: number;
+  /** Unverified accounts older than this are removed by the scheduler. */
+  unverifiedAccountMaxAgeHours: number;
+  /** Price history entries per source. */
+  pricesPerSource: number;
+}
+
+/** Device MQTT over TLS (embedded broker only; EMQX has its own listener). */
+export interface MqttTls {
+  certFile: string;
+  keyFile: string;
+  port: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

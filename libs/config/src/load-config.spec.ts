@@ -41,6 +41,23 @@ describe('loadConfig', () => {
       uploadBaseUrl: 'http://localhost:3000/uploads',
       admin: undefined,
       logLevel: 'info',
+      limits: {
+        authPerAddress: 30,
+        authPerEmail: 10,
+        authWindowSeconds: 60,
+        costlyPerUser: 30,
+        costlyWindowSeconds: 60,
+        sourceMessagesPerWindow: 20_000,
+        sourceWindowSeconds: 3600,
+        mqttMaxInFlight: 2000,
+        exportsPerUser: 2,
+        exportIdleSeconds: 60,
+        exportStatementSeconds: 60,
+        statementTimeoutSeconds: 30,
+        predictionJobsPerUser: 10,
+        unverifiedAccountMaxAgeHours: 168,
+        pricesPerSource: 1000,
+      },
       generatedSecrets: [],
     });
     expect(config.uploadDir).toBe(join(config.dataDir, 'uploads'));
@@ -110,6 +127,25 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'Pw-123456',
     });
     expect(config.admin).toEqual({ email: 'a@b.c', password: 'Pw-123456' });
+  });
+
+  it('reads the TLS listener of device MQTT only with both files, and each limit', () => {
+    expect(() => loadConfig({ ...explicitSecrets, DATA_DIR: dataDir(), MQTT_TLS_CERT: 'c.pem' })).toThrow(
+      /MQTT_TLS_CERT and MQTT_TLS_KEY must be set together/,
+    );
+    const config = loadConfig({
+      ...explicitSecrets,
+      DATA_DIR: dataDir(),
+      MQTT_TLS_CERT: '/etc/tls/c.pem',
+      MQTT_TLS_KEY: '/etc/tls/k.pem',
+      EXPORT_MAX_PER_USER: '3',
+      MQTT_MAX_IN_FLIGHT: '50',
+    });
+    expect(config.mqtt.tls).toEqual({ certFile: '/etc/tls/c.pem', keyFile: '/etc/tls/k.pem', port: 8883 });
+    expect(config.limits).toMatchObject({ exportsPerUser: 3, mqttMaxInFlight: 50 });
+    expect(() => loadConfig({ ...explicitSecrets, DATA_DIR: dataDir(), EXPORT_MAX_PER_USER: '0' })).toThrow(
+      /EXPORT_MAX_PER_USER must be an integer/,
+    );
   });
 
   it('reports every problem at once', () => {

@@ -64,6 +64,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (secret('INTERNAL_API_KEY').length < 32)
     problems.push('INTERNAL_API_KEY must be at least 32 characters');
 
+  const tlsCert = optional('MQTT_TLS_CERT');
+  const tlsKey = optional('MQTT_TLS_KEY');
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    problems.push('MQTT_TLS_CERT and MQTT_TLS_KEY must be set together');
+  }
+
   const adminEmail = optional('ADMIN_EMAIL');
   const adminPassword = optional('ADMIN_PASSWORD');
 
@@ -88,6 +94,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       publicPort: int('MQTT_PUBLIC_PORT', 1883, 1, 65535),
       embeddedBroker: bool('EMBEDDED_BROKER', false),
       sharedGroup: optional('MQTT_SHARED_GROUP'),
+      tls:
+        tlsCert && tlsKey
+          ? {
+              certFile: resolve(tlsCert),
+              keyFile: resolve(tlsKey),
+              port: int('MQTT_TLS_PORT', 8883, 0, 65535),
+            }
+          : undefined,
     },
     emqx: {
       apiUrl: optional('EMQX_API_URL')?.replace(/\/+$/, ''),
@@ -113,6 +127,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
     uploadBaseUrl: read('UPLOAD_BASE_URL', `${publicBaseUrl}/uploads`).replace(/\/+$/, ''),
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     logLevel: read('LOG_LEVEL', 'info'),
+    limits: {
+      authPerAddress: int('AUTH_RATE_LIMIT_PER_ADDRESS', 30, 1, 1_000_000),
+      authPerEmail: int('AUTH_RATE_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
+      authWindowSeconds: int('AUTH_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      costlyPerUser: int('COSTLY_RATE_LIMIT_PER_USER', 30, 1, 1_000_000),
+      costlyWindowSeconds: int('COSTLY_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      sourceMessagesPerWindow: int('SOURCE_MESSAGE_BUDGET', 20_000, 1, 100_000_000),
+      sourceWindowSeconds: int('SOURCE_MESSAGE_BUDGET_WINDOW_SECONDS', 3600, 1, 86_400),
+      mqttMaxInFlight: int('MQTT_MAX_IN_FLIGHT', 2000, 1, 1_000_000),
+      exportsPerUser: int('EXPORT_MAX_PER_USER', 2, 1, 1000),
+      exportIdleSeconds: int('EXPORT_IDLE_TIMEOUT_SECONDS', 60, 1, 86_400),
+      exportStatementSeconds: int('EXPORT_STATEMENT_TIMEOUT_SECONDS', 60, 1, 86_400),
+      statementTimeoutSeconds: int('DB_STATEMENT_TIMEOUT_SECONDS', 30, 1, 86_400),
+      predictionJobsPerUser: int('PREDICTION_MAX_JOBS_PER_USER', 10, 1, 100_000),
+      unverifiedAccountMaxAgeHours: int('UNVERIFIED_ACCOUNT_MAX_AGE_HOURS', 168, 1, 87_600),
+      pricesPerSource: int('MAX_PRICES_PER_SOURCE', 1000, 1, 1_000_000),
+    },
   };
 
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
