@@ -66,8 +66,12 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
     ['name at 101 characters', { name: 'n'.repeat(101) }, 'name'],
     ['description at 500 characters', { name: 'g', description: 'd'.repeat(500) }, null],
     ['description at 501 characters', { name: 'g', description: 'd'.repeat(501) }, 'description'],
-    ['logoUrl at 500 characters', { name: 'g', logoUrl: 'l'.repeat(500) }, null],
-    ['logoUrl at 501 characters', { name: 'g', logoUrl: 'l'.repeat(501) }, 'logoUrl'],
+    ['logoUrl at 500 characters', { name: 'g', logoUrl: `https://example.com/${'l'.repeat(480)}` }, null],
+    [
+      'logoUrl at 501 characters',
+      { name: 'g', logoUrl: `https://example.com/${'l'.repeat(481)}` },
+      'logoUrl',
+    ],
     ['no name', { description: 'd' }, 'name'],
     ['a blank name', { name: '   ' }, 'name'],
     ['a numeric name', { name: 42 }, 'name'],
@@ -83,13 +87,46 @@ describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
     expect(Object.keys(response.body.errors)).toEqual([invalidField]);
   });
 
+  describe('logoUrl, an image address a browser is given, is validated as a source’s iconUrl', () => {
+    const NOT_HTTP = { errors: { logoUrl: ['logoUrl must be an http(s) URL'] } };
+
+    it.each([
+      ['javascript:', 'javascript:alert(1)'],
+      ['data:', 'data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+'],
+      ['relative', '/images/logo.png'],
+      ['without protocol', 'example.com/logo.png'],
+      ['ftp', 'ftp://example.com/logo.png'],
+      ['garbage', 'not a url at all'],
+    ])('refuses a %s logoUrl on create and update, storing nothing', async (_case, logoUrl) => {
+      expect((await createGroup({ name: 'g', logoUrl }).expect(400)).body).toEqual(NOT_HTTP);
+      const group = (await createGroup({ name: 'Kept', logoUrl: 'https://example.com/kept.png' }).expect(201))
+        .body;
+      const update = await http
+        .put(`/api/powergroups/${group.id}`)
+        .set('Cookie', owner)
+        .send({ logoUrl })
+        .expect(400);
+      expect(update.body).toEqual(NOT_HTTP);
+      const kept = await http.get(`/api/powergroups/${group.id}`).set('Cookie', owner).expect(200);
+      expect(kept.body.logoUrl).toBe('https://example.com/kept.png');
+    });
+
+    it.each([
+      ['https', 'https://cdn.example.com/logos/roof.png'],
+      ['http on a host without a dot', 'http://localhost:3000/logo.svg'],
+    ])('accepts an %s logoUrl', async (_case, logoUrl) => {
+      expect((await createGroup({ name: 'g', logoUrl }).expect(201)).body.logoUrl).toBe(logoUrl);
+    });
+  });
+
   it('names the offending field in validation errors', async () => {
     expect((await createGroup({ name: 'n'.repeat(101) }).expect(400)).body.errors.name).toEqual([
       'name must be at most 100 characters long',
     ]);
     expect(
-      (await createGroup({ name: 'g', logoUrl: 'l'.repeat(501) }).expect(400)).body.errors.logoUrl,
-    ).toHaveLength(1);
+      (await createGroup({ name: 'g', logoUrl: `https://example.com/${'l'.repeat(481)}` }).expect(400)).body
+        .errors.logoUrl,
+    ).toEqual(['logoUrl must be at most 500 characters long']);
   });
 
   it('lists only the caller’s groups, oldest first, with their source counts', async () => {

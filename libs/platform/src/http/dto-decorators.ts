@@ -7,6 +7,7 @@ import {
   IsDate,
   IsInt,
   IsISO4217CurrencyCode,
+  IsUrl,
   isISO8601,
   IsOptional,
   IsString,
@@ -89,6 +90,17 @@ export function MaxChars(max: number) {
       ),
     },
   });
+}
+
+/**
+ * An absolute http(s) URL, the only kind a browser may be given as an image address: no
+ * `javascript:`, `data:` or relative value. Host names without a dot (`localhost`) are allowed.
+ */
+export function HttpUrl() {
+  return IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: '$property must be an http(s) URL' },
+  );
 }
 
 /** An ISO 4217 code, upper-cased first so that `usd` is stored as `USD`. */

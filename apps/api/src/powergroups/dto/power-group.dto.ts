@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { PowerGroupView } from '@solar/domain';
-import { MaxChars, NonBlankText, OptionalNonNull } from '@solar/platform';
+import { HttpUrl, MaxChars, NonBlankText, OptionalNonNull } from '@solar/platform';
 
 export class PowerGroupDto implements PowerGroupView {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -13,7 +13,7 @@ export class PowerGroupDto implements PowerGroupView {
   @ApiProperty() updatedAt!: string;
 }
 
-/** SPEC.md §2.8: name 100, description 500, logoUrl 500 characters. */
+/** SPEC.md §2.8: name 100, description 500, logoUrl 500 characters (an http(s) URL, as a source's icon). */
 export class CreatePowerGroupDto {
   @ApiProperty({ maxLength: 100 })
   @NonBlankText(100)
@@ -29,6 +29,7 @@ export class CreatePowerGroupDto {
   @IsOptional()
   @IsString()
   @MaxChars(500)
+  @HttpUrl()
   logoUrl?: string | null;
 }
 

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsString, IsUrl, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsIn, IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { CONNECTION_TYPES, ConnectionType } from '@solar/domain';
-import { CurrencyCode, IsoDateTime, MaxChars, MaxDecimals, NonBlankText } from '@solar/platform';
+import { CurrencyCode, HttpUrl, IsoDateTime, MaxChars, MaxDecimals, NonBlankText } from '@solar/platform';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 export const MAX_MONEY = 999_999_999_999.99;
 /** The largest value of the `numeric(12, 6)` price column. */
 export const MAX_KWH_PRICE = 999_999.999999;
-export const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 export class CreateSunSourceDto {
   @ApiProperty({ maxLength: 200 })
@@ -23,7 +22,7 @@ export class CreateSunSourceDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
   @IsOptional()
   @MaxChars(500)
-  @IsUrl(URL_OPTIONS, { message: 'iconUrl must be an http(s) URL' })
+  @HttpUrl()
   iconUrl?: string | null;
 
   @ApiPropertyOptional({
