@@ -4,7 +4,7 @@ import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
 import { errorReply, logRequestCompleted, requestIdOf, securityHeaderList } from '@solar/platform';
-import { WebhookIngestion } from '@solar/telemetry';
+import { WebhookIngestion, webhookCredentialsOf } from '@solar/telemetry';
 import { WEBHOOK_PATH, webhookBodyParser } from './webhook-body';
 import { webhookReply } from './webhook-reply';
 
@@ -88,9 +88,8 @@ function webhookDeviceRoute(
     readBody(request, response, (bodyError) => {
       if (bodyError) return fail(bodyError);
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const signature = request.headers['x-webhook-secret'];
       webhook
-        .receive(match[1], body, typeof signature === 'string' ? signature : undefined, clock.now())
+        .receive(match[1], body, webhookCredentialsOf(request.headers), clock.now())
         .then((outcome) => send(200, webhookReply(outcome)))
         .catch(fail);
     });

@@ -1,4 +1,4 @@
-import { Controller, Headers, HttpCode, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -13,7 +13,7 @@ import {
 import type { Request } from 'express';
 import { Public } from '@solar/auth';
 import { Clock, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
-import { WebhookIngestion } from '@solar/telemetry';
+import { WebhookIngestion, webhookCredentialsOf } from '@solar/telemetry';
 import { WebhookAcceptedDto, webhookReply } from './webhook-reply';
 
 const sourceIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError(SUN_SOURCE_NOT_FOUND) });
@@ -35,11 +35,18 @@ export class WebhookController {
   @ApiHeader({
     name: 'X-Webhook-Secret',
     required: false,
-    description: 'Hex HMAC-SHA256 of the raw body, in place of `key`',
+    description:
+      'Hex HMAC-SHA256, in place of `key`: of the raw body, or with X-Webhook-Timestamp of `{timestamp}.{raw body}`',
+  })
+  @ApiHeader({
+    name: 'X-Webhook-Timestamp',
+    required: false,
+    description: 'Unix seconds, signed with the body; refused more than 5 minutes from the server clock',
   })
   @ApiOkResponse({ type: WebhookAcceptedDto })
   @ApiBadRequestResponse({
-    description: 'Malformed JSON, missing or wrong secret, no valid telemetry, bad timestamp',
+    description:
+      'Malformed JSON, missing or wrong secret or signature, signed timestamp malformed or outside ±5 minutes, no valid telemetry, bad timestamp',
   })
   @ApiNotFoundResponse({ description: 'No such source, not a Webhook source, or inactive' })
   @ApiConflictResponse({ description: 'Duplicate message' })
@@ -48,9 +55,9 @@ export class WebhookController {
   async receive(
     @Param('sunSourceId', sourceIdPipe) sunSourceId: string,
     @Req() request: Request,
-    @Headers('x-webhook-secret') signature: string | undefined,
   ): Promise<WebhookAcceptedDto> {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    return webhookReply(await this.webhook.receive(sunSourceId, body, signature, this.clock.now()));
+    const credentials = webhookCredentialsOf(request.headers);
+    return webhookReply(await this.webhook.receive(sunSourceId, body, credentials, this.clock.now()));
   }
 }

@@ -1,25 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { createHmac } from 'node:crypto';
 import {
   BadRequestError,
   NotFoundError,
-  secretsEqual,
   SourceAccessCache,
   SourceCredentials,
   SUN_SOURCE_NOT_FOUND,
 } from '@solar/domain';
 import { IngestOutcome, TelemetryIngestion } from './telemetry-ingestion.service';
-
-export const WebhookMessages = {
-  malformed: 'Malformed JSON body',
-  badSecret: 'Missing or invalid webhook secret',
-  badSignature: 'Invalid webhook signature',
-} as const;
+import { verifyWebhookSecret, WebhookCredentials, WebhookMessages } from './webhook-signature';
 
 /**
  * `POST /api/webhook/sunsource/{id}` (SPEC.md §4.13): only an active Webhook source accepts
- * data, authenticated by its secret, either as the body's `key` or as `X-Webhook-Secret`, the
- * hex HMAC-SHA256 of the raw body. Both are compared in constant time.
+ * data, authenticated by its secret: the body's `key` or an HMAC signature, optionally over a
+ * timestamp (`verifyWebhookSecret`, the one check every device route goes through).
  */
 @Injectable()
 export class WebhookIngestion {
@@ -32,7 +25,7 @@ export class WebhookIngestion {
   async receive(
     sunSourceId: string,
     body: Buffer,
-    signature: string | undefined,
+    credentials: WebhookCredentials,
     receivedAt: Date,
   ): Promise<IngestOutcome> {
     const source = await this.sourceAccess.lookup(sunSourceId);
@@ -43,15 +36,7 @@ export class WebhookIngestion {
     const secret = this.credentials.webhookSecretOf(source);
     if (!secret) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
 
-    if (signature !== undefined) {
-      const expected = createHmac('sha256', secret).update(body).digest('hex');
-      if (!secretsEqual(signature.trim().toLowerCase(), expected))
-        throw new BadRequestError(WebhookMessages.badSignature);
-    } else {
-      const key = isObject(payload) ? payload.key : undefined;
-      if (typeof key !== 'string' || !secretsEqual(key, secret))
-        throw new BadRequestError(WebhookMessages.badSecret);
-    }
+    verifyWebhookSecret(secret, body, payload, credentials, receivedAt);
     return this.ingestion.ingest(source.id, payload, receivedAt);
   }
 }
@@ -62,8 +47,4 @@ function parseJson(body: Buffer): unknown {
   } catch {
     throw new BadRequestError(WebhookMessages.malformed);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
