@@ -32,19 +32,35 @@ export class KwhPriceRepository {
       .getOne();
   }
 
-  /** Adds a price to a source of the owner; null when the source is not among theirs. */
-  async insertForOwnedSource(
+  /**
+   * Adds a price to a source of the owner, unless the source already has `cap` prices: the new id,
+   * `'full'`, or null when the source is not among theirs.
+   *
+   * Parallel adds to one source are serialized by a row lock on the source (FOR NO KEY UPDATE,
+   * which does not block the foreign-key checks of telemetry inserts), and the count is read by
+   * a later statement of the same transaction, so it sees every price committed before the lock
+   * was granted: the cap cannot be overrun.
+   */
+  insertForOwnedSource(
     ownerId: string,
     sunSourceId: string,
     fields: KwhPriceFields,
-  ): Promise<string | null> {
-    const rows: Array<{ id: string }> = await this.prices.query(
-      `INSERT INTO kwh_prices (sun_source_id, price_per_kwh, effective_from)
-       SELECT s.id, $3, $4 FROM sun_sources s WHERE s.id = $1 AND s.user_id = $2
-       RETURNING id`,
-      [sunSourceId, ownerId, fields.pricePerKwh, fields.effectiveFrom],
-    );
-    return rows[0]?.id ?? null;
+    cap: number,
+  ): Promise<{ id: string } | 'full' | null> {
+    return this.prices.manager.transaction(async (manager) => {
+      const owned: unknown[] = await manager.query(
+        'SELECT 1 FROM sun_sources WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE',
+        [sunSourceId, ownerId],
+      );
+      if (owned.length === 0) return null;
+      const rows: Array<{ id: string }> = await manager.query(
+        `INSERT INTO kwh_prices (sun_source_id, price_per_kwh, effective_from)
+         SELECT $1, $2, $3 WHERE (SELECT count(*) FROM kwh_prices WHERE sun_source_id = $1) < $4
+         RETURNING id`,
+        [sunSourceId, fields.pricePerKwh, fields.effectiveFrom, cap],
+      );
+      return rows[0] ?? 'full';
+    });
   }
 
   async updateOwned(ownerId: string, id: string, fields: KwhPriceFields): Promise<boolean> {

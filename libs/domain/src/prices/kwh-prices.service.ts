@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/domain-error';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import { BadRequestError, NotFoundError } from '../common/domain-error';
 import { SourceAccessCache, SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';
 import { KwhPriceView, toKwhPriceView } from './kwh-price-view';
 import { KwhPriceFields, KwhPriceRepository } from './kwh-price.repository';
@@ -12,6 +13,7 @@ export class KwhPricesService {
   constructor(
     private readonly prices: KwhPriceRepository,
     private readonly access: SourceAccessCache,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Ordered by `effectiveFrom`, then by entry. */
@@ -21,9 +23,12 @@ export class KwhPricesService {
   }
 
   async create(ownerId: string, sunSourceId: string, fields: KwhPriceFields): Promise<KwhPriceView> {
-    const id = await this.prices.insertForOwnedSource(ownerId, sunSourceId, fields);
-    if (!id) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    return this.get(ownerId, id);
+    // Bounded, so that a source's ROI (public when shared) costs a bounded amount to compute.
+    const cap = this.config.limits.pricesPerSource;
+    const inserted = await this.prices.insertForOwnedSource(ownerId, sunSourceId, fields, cap);
+    if (!inserted) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    if (inserted === 'full') throw new BadRequestError(`A source can have at most ${cap} prices`);
+    return this.get(ownerId, inserted.id);
   }
 
   async update(ownerId: string, id: string, fields: KwhPriceFields): Promise<KwhPriceView> {
