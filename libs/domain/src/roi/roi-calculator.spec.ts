@@ -1,3 +1,4 @@
+import { seededRandom } from '@solar/testing';
 import { DailyForecastPoint } from './latest-daily-forecast';
 import { calculateRoi, dailyPricing, RoiInput, RoiPrice } from './roi-calculator';
 
@@ -272,4 +273,44 @@ describe('dailyPricing', () => {
     const priceOn = dailyPricing([price(0.2, '2026-06-01T00:00:00Z'), price(0.3, '2026-06-01T00:00:00Z')]);
     expect(priceOn(day('2026-06-01'))).toBe(0.3);
   });
+
+  /** The rule read literally: of the prices in effect before the day ends, the latest, ties to the last entered. */
+  const straightforward = (prices: readonly RoiPrice[], date: Date): number => {
+    const end = date.getTime() + 86_400_000;
+    let found: RoiPrice | undefined;
+    for (const candidate of prices) {
+      const start = candidate.effectiveFrom.getTime();
+      if (start < end && (!found || start >= found.effectiveFrom.getTime())) found = candidate;
+    }
+    return found?.pricePerKwh ?? 0;
+  };
+
+  it.each([1, 2, 3])(
+    'agrees with the straightforward lookup over 1,000 prices and 3,650 days (seed %i)',
+    (seed) => {
+      const random = seededRandom(seed);
+      const first = Date.parse('2016-01-01T00:00:00Z');
+      // Unsorted, many on the same moment, many on a midnight or just before one.
+      const prices = Array.from({ length: 1000 }, (_, index) => {
+        const dayIndex = Math.floor(random() * 3700) - 25;
+        const within = [0, 86_399_999, 43_200_000, Math.floor(random() * 86_400_000)][index % 4];
+        return { pricePerKwh: index + 1, effectiveFrom: new Date(first + dayIndex * 86_400_000 + within) };
+      });
+      const days = Array.from({ length: 3650 }, (_, index) => new Date(first + index * 86_400_000));
+      const priceOn = dailyPricing(prices);
+      const ours = days.map((date) => priceOn(date));
+      expect(ours).toEqual(days.map((date) => straightforward(prices, date)));
+      expect(new Set(ours).size).toBeGreaterThan(500);
+
+      const summary = calculateRoi({
+        ...TWO_DAYS,
+        days: days.map((date, index) => ({ day: date, energyKwh: (index % 9) + 1 })),
+        prices,
+        now: new Date(first + 3650 * 86_400_000),
+      });
+      expect(summary.dailyBreakdown.map((each) => each.pricePerKwh)).toEqual(
+        days.map((date) => straightforward(prices, date)),
+      );
+    },
+  );
 });

@@ -92,15 +92,24 @@ export function calculateRoi(input: RoiInput): RoiSummary {
  * The price of a UTC day: the latest one whose `effectiveFrom` falls before the day ends, so a
  * price that takes effect during a day applies to all of it (the energy of a day is not split
  * by hour). Among equal `effectiveFrom` the one entered last wins. None yet: 0.
+ *
+ * Found by binary search over the prices sorted once (stably, so entry order survives among
+ * equal dates): O(log prices) a day, since a public ROI may be asked for anonymously.
  */
 export function dailyPricing(prices: readonly RoiPrice[]): (day: Date) => number {
   const ordered = [...prices].sort((a, b) => a.effectiveFrom.getTime() - b.effectiveFrom.getTime());
+  const starts = ordered.map((price) => price.effectiveFrom.getTime());
   return (day) => {
     const end = day.getTime() + DAY_MS;
-    for (let index = ordered.length - 1; index >= 0; index -= 1) {
-      if (ordered[index].effectiveFrom.getTime() < end) return ordered[index].pricePerKwh;
+    // The number of prices effective before `end`: the first index whose start is not.
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (starts[middle] < end) low = middle + 1;
+      else high = middle;
     }
-    return 0;
+    return low > 0 ? ordered[low - 1].pricePerKwh : 0;
   };
 }
 
