@@ -2,11 +2,13 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Aedes, AedesOptions, Client } from 'aedes';
 import { createServer, Server } from 'node:net';
 import { Duplex } from 'node:stream';
+import type { Server as TlsServer } from 'node:tls';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { deviceIdentity, ingestorCredentials, secretsEqual } from '@solar/domain';
 import { brokerListenAddress } from './broker-address';
 import { BrokerAccessClient, ClientAuthentication } from './broker-access.client';
 import { duplexPair } from './in-process-link';
+import { listenForDevicesOverTls } from './tls-listener';
 
 /** Room for `src-{uuid}` (40) and `solar-ingestor-{host}-{pid}`; MQTT 3.1.1 brokers may allow more than 23. */
 const MAX_CLIENT_ID_LENGTH = 256;
@@ -42,6 +44,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   private readonly clients = new Set<Client>();
   private broker: Aedes | undefined;
   private server: Server | undefined;
+  private tlsServer: TlsServer | undefined;
   private closed: Promise<void> | undefined;
 
   constructor(
@@ -70,6 +73,9 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     this.broker = broker;
     this.server = server;
     this.logger.log({ msg: 'embedded MQTT broker listening', host, port });
+    if (this.config.mqtt.tls) {
+      this.tlsServer = await listenForDevicesOverTls(broker.handle, this.config.mqtt.tls, host, this.logger);
+    }
     if (this.config.mqtt.sharedGroup) {
       this.logger.warn(
         'MQTT_SHARED_GROUP is ignored with EMBEDDED_BROKER: the embedded broker has no shared subscriptions',
@@ -110,6 +116,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
    */
   closeDeviceConnections(): void {
     this.server?.close();
+    this.tlsServer?.close();
     for (const client of this.clients) {
       if (!this.sessions.get(client)?.superuser) this.close(client);
     }
@@ -135,8 +142,11 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     if (!broker || !server) return Promise.resolve();
     this.closed ??= (async () => {
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const tlsClosed = new Promise<void>((resolve) =>
+        this.tlsServer ? this.tlsServer.close(() => resolve()) : resolve(),
+      );
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await serverClosed;
+      await Promise.all([serverClosed, tlsClosed]);
     })();
     return this.closed;
   }
