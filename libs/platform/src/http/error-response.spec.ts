@@ -12,6 +12,7 @@ import {
   ServiceUnavailableError,
 } from '@solar/domain';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors';
+import { runInNewContext } from 'node:vm';
 import { QueryFailedError } from 'typeorm';
 import { errorReply, toErrorResponse } from './error-response';
 import { ValidationFailedException } from './validation';
@@ -89,6 +90,12 @@ describe('toErrorResponse while Redis or PostgreSQL is down', () => {
     [
       'BullMQ passing a cause on',
       new Error('could not add the job', { cause: new MaxRetriesPerRequestError(20) }),
+    ],
+    [
+      "Node's socket error from another realm",
+      Object.assign(runInNewContext('new Error("connect ECONNREFUSED 127.0.0.1:5432")') as object, {
+        code: 'ECONNREFUSED',
+      }),
     ],
     ['one of several', new AggregateError([new Error('x'), withCode('connect', 'ECONNREFUSED')])],
   ])('maps %s to a 503 with Retry-After', (_label, error) => {

@@ -110,25 +110,27 @@ const UNAVAILABLE_MESSAGES = [
 
 /**
  * True when the error, or one it was caused by, says that Redis or PostgreSQL cannot be
- * reached: a 503 the client may retry, never a 500. Follows `cause` (BullMQ, our domain errors)
- * and TypeORM's `driverError`.
+ * reached: a 503 the client may retry, never a 500. Follows `cause` (BullMQ, our domain errors),
+ * TypeORM's `driverError` and an AggregateError's `errors`. Read by shape, not `instanceof`:
+ * Node's own socket errors may come from another realm (a test runner's sandbox).
  */
-export function isBackendUnavailable(exception: unknown): boolean {
-  const seen = new Set<unknown>();
+export function isBackendUnavailable(exception: unknown, seen = new Set<unknown>()): boolean {
   let current = exception;
-  while (current instanceof Error && !seen.has(current)) {
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
     seen.add(current);
-    const error = current as Error & { code?: unknown };
+    const error = current as { name?: unknown; message?: unknown; code?: unknown; errors?: unknown };
     // ioredis gives up on a command after `maxRetriesPerRequest` reconnections.
     if (error.name === 'MaxRetriesPerRequestError') return true;
     if (typeof error.code === 'string') {
       if (CONNECTION_ERROR_CODES.has(error.code) || UNAVAILABLE_SQLSTATE.test(error.code)) return true;
     }
-    if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message))) return true;
-    if (error instanceof AggregateError && error.errors.some((inner) => isBackendUnavailable(inner)))
+    const message = error.message;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message)))
       return true;
-    const { driverError } = current as { driverError?: unknown };
-    current = driverError instanceof Error ? driverError : error.cause;
+    if (Array.isArray(error.errors) && error.errors.some((inner) => isBackendUnavailable(inner, seen)))
+      return true;
+    const { driverError, cause } = current as { driverError?: unknown; cause?: unknown };
+    current = driverError ?? cause;
   }
   return false;
 }
