@@ -54,10 +54,15 @@ export function logRedisErrors(
   });
 }
 
+/** Read by shape: Node's socket errors may come from another realm than this module's `Error`. */
 function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  const label = typeof code === 'string' ? code : error.name;
+  const { code, name, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    name?: unknown;
+    message?: unknown;
+  };
+  if (typeof message !== 'string') return String(error);
+  const label = typeof code === 'string' ? code : typeof name === 'string' ? name : 'Error';
   // A URL's credentials, should a message ever quote one.
-  return `${label}: ${error.message.replace(/\/\/[^/@\s]*@/g, '//')}`;
+  return `${label}: ${message.replace(/\/\/[^/@\s]*@/g, '//')}`;
 }
