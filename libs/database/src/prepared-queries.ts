@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { Pool, PoolConfig, Query, QueryArrayConfig } from 'pg';
@@ -120,6 +120,11 @@ export class PreparedQueries implements SqlRunner, OnApplicationShutdown {
         max: PLANNED_ONCE_CONNECTIONS,
         options: [like.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' '),
       });
+      // pg-pool reports an idle connection's loss (PostgreSQL restarted or unreachable) on the
+      // pool: unheard, that error would end the process. The pool replaces the connection.
+      this.plannedOncePool.on('error', (error) =>
+        new Logger(PreparedQueries.name).warn(`idle PostgreSQL connection lost: ${error.message}`),
+      );
     }
     return this.plannedOncePool;
   }

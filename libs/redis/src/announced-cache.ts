@@ -1,5 +1,6 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { createRedisConnection } from './redis-connections';
 
 export interface AnnouncedCacheOptions {
   /** The shared client, which announces changes. */
@@ -81,9 +82,11 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
 
   private async subscribe(): Promise<void> {
     const { channel } = this.options;
-    const subscriber = new Redis(this.options.redisUrl, { lazyConnect: true, autoResubscribe: false });
+    const subscriber = createRedisConnection(this.options.redisUrl, `${this.options.name} subscriber`, {
+      lazyConnect: true,
+      autoResubscribe: false,
+    });
     this.subscriber = subscriber;
-    subscriber.on('error', (error) => this.logger.warn({ err: error }, 'Redis subscriber error'));
     subscriber.on('message', (from: string, key: string) => {
       if (from !== channel) return;
       this.changes += 1;

@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '@solar/config';
+import { createRedisConnection } from './redis-connections';
 import { RedisLocks } from './redis-locks';
 import { REDIS } from './redis.token';
 
 export function createRedisClient(config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>): Redis {
-  return new Redis(config.redisUrl, {
+  return createRedisConnection(config.redisUrl, 'shared client', {
     keyPrefix: config.redisKeyPrefix,
     maxRetriesPerRequest: 3,
     // Commands issued in the same tick (concurrent messages' windows) leave in one write.

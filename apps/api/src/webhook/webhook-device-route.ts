@@ -82,6 +82,8 @@ function webhookDeviceRoute(
         return;
       }
       const reply = errorReply(error, requestId);
+      // Merged by `writeHead` with the headers it is given.
+      for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
       send(reply.status, reply.body, reply.unexpected ? error : undefined);
     };
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { disconnectChannel } from '@solar/domain';
+import { createRedisConnection } from '@solar/redis';
 import { EmbeddedBroker } from './embedded-broker';
 
 /**
@@ -21,9 +22,8 @@ export class DisconnectListener implements OnApplicationBootstrap, OnApplication
 
   async onApplicationBootstrap(): Promise<void> {
     const channel = disconnectChannel(this.config);
-    const subscriber = new Redis(this.config.redisUrl);
+    const subscriber = createRedisConnection(this.config.redisUrl, 'device disconnect subscriber');
     this.subscriber = subscriber;
-    subscriber.on('error', (error) => this.logger.warn({ err: error }, 'Redis subscriber error'));
     subscriber.on('message', (from: string, message: string) => {
       if (from !== channel) return;
       const sunSourceId = parseSourceId(message);

@@ -11,7 +11,10 @@ import {
   NotFoundError,
   ServiceUnavailableError,
 } from '@solar/domain';
-import { toErrorResponse } from './error-response';
+import { MaxRetriesPerRequestError } from 'ioredis/built/errors';
+import { runInNewContext } from 'node:vm';
+import { QueryFailedError } from 'typeorm';
+import { errorReply, toErrorResponse } from './error-response';
 import { ValidationFailedException } from './validation';
 
 describe('toErrorResponse (SPEC.md §7)', () => {
@@ -52,5 +55,76 @@ describe('toErrorResponse (SPEC.md §7)', () => {
     expect(toErrorResponse(new TypeError('boom'))).toBeUndefined();
     expect(toErrorResponse('a string')).toBeUndefined();
     expect(toErrorResponse(undefined)).toBeUndefined();
+  });
+});
+
+/** An error as Node's net module or pg raise them: a message and a code. */
+const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+describe('toErrorResponse while Redis or PostgreSQL is down', () => {
+  const OUTAGE = {
+    status: 503,
+    body: { message: 'Service temporarily unavailable. Try again later.' },
+    headers: { 'Retry-After': '5' },
+  };
+
+  it.each([
+    ['ioredis giving up after its retries', new MaxRetriesPerRequestError(3)],
+    ['ioredis on a closed connection', new Error('Connection is closed.')],
+    [
+      'ioredis offline without a queue',
+      new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+    ],
+    ['a refused connection', withCode('connect ECONNREFUSED 127.0.0.1:6379', 'ECONNREFUSED')],
+    ['a reset connection', withCode('read ECONNRESET', 'ECONNRESET')],
+    ['pg losing its connection', new Error('Connection terminated unexpectedly')],
+    ['pg-pool timing out', new Error('timeout exceeded when trying to connect')],
+    ['pg on a broken client', new Error('Client has encountered a connection error and is not queryable')],
+    ['SQLSTATE class 08', withCode('connection failure', '08006')],
+    ['an administrator shutdown', withCode('terminating connection due to administrator command', '57P01')],
+    ['a server still starting', withCode('the database system is starting up', '57P03')],
+    [
+      "TypeORM's wrapper of a pg error",
+      new QueryFailedError('SELECT 1', [], withCode('terminating connection', '57P01')),
+    ],
+    [
+      'BullMQ passing a cause on',
+      new Error('could not add the job', { cause: new MaxRetriesPerRequestError(20) }),
+    ],
+    [
+      "Node's socket error from another realm",
+      Object.assign(runInNewContext('new Error("connect ECONNREFUSED 127.0.0.1:5432")') as object, {
+        code: 'ECONNREFUSED',
+      }),
+    ],
+    ['one of several', new AggregateError([new Error('x'), withCode('connect', 'ECONNREFUSED')])],
+  ])('maps %s to a 503 with Retry-After', (_label, error) => {
+    expect(toErrorResponse(error)).toEqual(OUTAGE);
+  });
+
+  it("keeps a domain 503's own message and adds Retry-After when an outage caused it", () => {
+    const error = new ServiceUnavailableError('Telemetry could not be stored. Retry later.', {
+      cause: new Error('Connection is closed.'),
+    });
+    expect(toErrorResponse(error)).toEqual({
+      status: 503,
+      body: { message: 'Telemetry could not be stored. Retry later.' },
+      headers: { 'Retry-After': '5' },
+    });
+  });
+
+  it('leaves other database errors, client aborts and bugs as they were', () => {
+    expect(toErrorResponse(withCode('duplicate key value', '23505'))).toBeUndefined();
+    expect(toErrorResponse(new QueryFailedError('SELECT', [], withCode('syntax', '42601')))).toBeUndefined();
+    expect(
+      toErrorResponse(
+        Object.assign(new Error('aborted'), { type: 'request.aborted', status: 400, code: 'ECONNABORTED' }),
+      ),
+    ).toEqual({ status: 400, body: { message: 'Request aborted' } });
+    expect(errorReply(new TypeError('boom'), 'req-1')).toEqual({
+      status: 500,
+      body: { message: 'Internal server error', requestId: 'req-1' },
+      unexpected: true,
+    });
   });
 });

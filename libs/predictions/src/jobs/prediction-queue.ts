@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueBaseOptions } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@solar/config';
+import { logRedisErrors } from '@solar/redis';
 import { QueuedPredictionJob } from './prediction-job';
 
 export const PREDICTION_QUEUE = 'predictions';
@@ -21,7 +22,6 @@ export function predictionQueueConnection(
  */
 @Injectable()
 export class PredictionQueue implements OnModuleDestroy {
-  private readonly logger = new Logger(PredictionQueue.name);
   private readonly queue: Queue<QueuedPredictionJob>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -29,7 +29,8 @@ export class PredictionQueue implements OnModuleDestroy {
       ...predictionQueueConnection(config),
       defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: true },
     });
-    this.queue.on('error', (error) => this.logger.warn({ err: error }, 'prediction queue error'));
+    // BullMQ opens the connections and passes their errors on here.
+    logRedisErrors(this.queue, 'prediction queue');
   }
 
   async add(job: QueuedPredictionJob): Promise<void> {

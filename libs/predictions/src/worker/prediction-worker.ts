@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@solar/config';
+import { logRedisErrors } from '@solar/redis';
 import { QueuedPredictionJob } from '../jobs/prediction-job';
 import { PREDICTION_QUEUE, predictionQueueConnection } from '../jobs/prediction-queue';
 import { PredictionRunner } from './prediction-runner';
@@ -29,7 +30,8 @@ export class PredictionWorker implements OnApplicationBootstrap, OnModuleDestroy
         concurrency: 1,
       },
     );
-    worker.on('error', (error) => this.logger.warn({ err: error }, 'prediction worker error'));
+    // BullMQ opens the connections and passes their errors on here.
+    logRedisErrors(worker, 'prediction worker');
     // Reached only when our processor did not finish the job itself (a stalled job given up on).
     worker.on('failed', (job, error) => {
       this.logger.error({ err: error, jobId: job?.id }, 'prediction job given up by the queue');
