@@ -60,10 +60,16 @@ function webhookDeviceRoute(
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
     request.id = requestId;
-    const send = (status: number, body: unknown, error?: unknown): void => {
+    const send = (
+      status: number,
+      body: unknown,
+      error?: unknown,
+      headers: Record<string, string> = {},
+    ): void => {
       const json = JSON.stringify(body);
       response.writeHead(status, [
         ...fixedHeaders,
+        ...Object.entries(headers).flat(),
         'X-Request-Id',
         requestId,
         'Content-Type',
@@ -82,7 +88,7 @@ function webhookDeviceRoute(
         return;
       }
       const reply = errorReply(error, requestId);
-      send(reply.status, reply.body, reply.unexpected ? error : undefined);
+      send(reply.status, reply.body, reply.unexpected ? error : undefined, reply.headers);
     };
 
     readBody(request, response, (bodyError) => {
