@@ -8,17 +8,23 @@ export type StoredNeighbour = 'none' | 'same' | 'near';
 /** Questions asked together in one statement, at most. */
 export const MAX_NEIGHBOUR_BATCH = 1000;
 
-// One statement for any number of questions; each probe is a range scan of the primary key
-// (sun_source_id, ts), pruned to the partitions that can hold ts ± 10 s.
+// One statement for a group of questions; each probe is a range scan of the primary key
+// (sun_source_id, ts). The group's own bounds ($3, $4) are plain values, so the planner keeps only
+// the partitions that can hold them: with the bounds taken from the probed rows alone, it would
+// plan every monthly partition, hundreds of them, for each statement.
 const NEIGHBOURS_SQL = `
   SELECT q.i::int AS i,
-         EXISTS (SELECT 1 FROM telemetry t WHERE t.sun_source_id = q.sun_source_id AND t.ts = q.ts) AS same
+         EXISTS (
+           SELECT 1 FROM telemetry t
+            WHERE t.sun_source_id = q.sun_source_id AND t.ts = q.ts AND t.ts > $3::timestamptz AND t.ts < $4::timestamptz) AS same
     FROM unnest($1::uuid[], $2::timestamptz[]) WITH ORDINALITY AS q(sun_source_id, ts, i)
    WHERE EXISTS (
            SELECT 1 FROM telemetry t
             WHERE t.sun_source_id = q.sun_source_id
               AND t.ts > q.ts - interval '10 seconds'
-              AND t.ts < q.ts + interval '10 seconds')`;
+              AND t.ts < q.ts + interval '10 seconds'
+              AND t.ts > $3::timestamptz AND t.ts < $4::timestamptz)`;
+const NEIGHBOUR_MS = 10_000;
 
 interface Question {
   sunSourceId: string;
@@ -53,17 +59,30 @@ export class StoredNeighbours {
   private async answerWaiting(): Promise<void> {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_NEIGHBOUR_BATCH);
-      try {
-        const rows: Array<{ i: number; same: boolean }> = await this.dataSource.query(NEIGHBOURS_SQL, [
-          batch.map((question) => question.sunSourceId),
-          batch.map((question) => question.ts.toISOString()),
-        ]);
-        const found = new Map(rows.map((row) => [row.i, row.same ? 'same' : 'near'] as const));
-        batch.forEach((question, index) => question.resolve(found.get(index + 1) ?? 'none'));
-      } catch (error) {
-        for (const question of batch) question.reject(error);
+      // One statement per month of device time, so each reads one or two partitions.
+      const months = new Map<string, Question[]>();
+      for (const question of batch) {
+        const month = question.ts.toISOString().slice(0, 7);
+        months.set(month, [...(months.get(month) ?? []), question]);
       }
+      await Promise.all([...months.values()].map((group) => this.answer(group)));
     }
     this.running = false;
+  }
+
+  private async answer(group: Question[]): Promise<void> {
+    const times = group.map((question) => question.ts.getTime());
+    try {
+      const rows: Array<{ i: number; same: boolean }> = await this.dataSource.query(NEIGHBOURS_SQL, [
+        group.map((question) => question.sunSourceId),
+        group.map((question) => question.ts.toISOString()),
+        new Date(Math.min(...times) - NEIGHBOUR_MS).toISOString(),
+        new Date(Math.max(...times) + NEIGHBOUR_MS).toISOString(),
+      ]);
+      const found = new Map(rows.map((row) => [row.i, row.same ? 'same' : 'near'] as const));
+      group.forEach((question, index) => question.resolve(found.get(index + 1) ?? 'none'));
+    } catch (error) {
+      for (const question of group) question.reject(error);
+    }
   }
 }
