@@ -327,6 +327,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
       stored: 1,
       throttled: 1,
       duplicate: 1,
+      overBudget: 0,
       rejected: 3,
       ignored: 0,
       lost: 0,

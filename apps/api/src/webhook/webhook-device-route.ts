@@ -60,10 +60,16 @@ function webhookDeviceRoute(
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
     request.id = requestId;
-    const send = (status: number, body: unknown, error?: unknown): void => {
+    const send = (
+      status: number,
+      body: unknown,
+      error?: unknown,
+      headers: Record<string, string> = {},
+    ): void => {
       const json = JSON.stringify(body);
       response.writeHead(status, [
         ...fixedHeaders,
+        ...Object.entries(headers).flat(),
         'X-Request-Id',
         requestId,
         'Content-Type',
@@ -82,9 +88,7 @@ function webhookDeviceRoute(
         return;
       }
       const reply = errorReply(error, requestId);
-      // Merged by `writeHead` with the headers it is given.
-      for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
-      send(reply.status, reply.body, reply.unexpected ? error : undefined);
+      send(reply.status, reply.body, reply.unexpected ? error : undefined, reply.headers);
     };
 
     readBody(request, response, (bodyError) => {

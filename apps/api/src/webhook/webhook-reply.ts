@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BadRequestError, ConflictError } from '@solar/domain';
-import { IngestOutcome } from '@solar/telemetry';
+import { BadRequestError, ConflictError, TooManyRequestsError } from '@solar/domain';
+import { IngestOutcome, SOURCE_OVER_BUDGET } from '@solar/telemetry';
 
 export class WebhookAcceptedDto {
   @ApiProperty({ example: 'Data accepted' }) message!: string;
@@ -12,7 +12,11 @@ export class WebhookAcceptedDto {
 const STORED: WebhookAcceptedDto = { message: 'Data accepted', stored: true };
 const THROTTLED: WebhookAcceptedDto = { message: 'Data accepted', stored: false, reason: 'throttled' };
 
-/** SPEC.md §4.13's answer to an ingestion outcome: 200 with this body, or the error thrown. */
+/**
+ * SPEC.md §4.13's answer to an ingestion outcome: 200 with this body, or the error thrown. Both
+ * entry points of the webhook (the devices' route ahead of Express and the controller) answer
+ * through here.
+ */
 export function webhookReply(outcome: IngestOutcome): WebhookAcceptedDto {
   switch (outcome.status) {
     case 'stored':
@@ -21,6 +25,8 @@ export function webhookReply(outcome: IngestOutcome): WebhookAcceptedDto {
       return THROTTLED;
     case 'duplicate':
       throw new ConflictError('Duplicate message');
+    case 'overBudget':
+      throw new TooManyRequestsError(SOURCE_OVER_BUDGET, outcome.retryAfterSeconds);
     case 'rejected':
       throw new BadRequestError(outcome.message);
   }

@@ -9,6 +9,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiServiceUnavailableResponse,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '@solar/auth';
@@ -51,6 +52,10 @@ export class WebhookController {
   @ApiNotFoundResponse({ description: 'No such source, not a Webhook source, or inactive' })
   @ApiConflictResponse({ description: 'Duplicate message' })
   @ApiPayloadTooLargeResponse({ description: 'Over 64 KB' })
+  @ApiTooManyRequestsResponse({
+    description:
+      'The source sent more messages than its budget per window; `Retry-After` says when to resume',
+  })
   @ApiServiceUnavailableResponse({ description: 'Not stored: retry' })
   async receive(
     @Param('sunSourceId', sourceIdPipe) sunSourceId: string,

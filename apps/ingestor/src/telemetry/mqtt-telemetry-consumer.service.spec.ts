@@ -50,6 +50,7 @@ describe('MqttTelemetryConsumer', () => {
       stored: 1,
       throttled: 0,
       duplicate: 0,
+      overBudget: 0,
       rejected: 2,
       ignored: 2,
       lost: 0,

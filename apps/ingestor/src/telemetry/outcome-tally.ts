@@ -1,5 +1,9 @@
-/** What became of a message: the ingestion outcomes, plus the consumer's own. */
-export type MessageOutcome = 'stored' | 'throttled' | 'duplicate' | 'rejected' | 'ignored' | 'lost';
+/**
+ * What became of a message: the ingestion outcomes (`overBudget`: refused, its source sent more
+ * than its arrival budget), plus the consumer's own.
+ */
+export type MessageOutcome =
+  'stored' | 'throttled' | 'duplicate' | 'overBudget' | 'rejected' | 'ignored' | 'lost';
 
 export type OutcomeCounts = Record<MessageOutcome, number>;
 
@@ -7,6 +11,7 @@ const none = (): OutcomeCounts => ({
   stored: 0,
   throttled: 0,
   duplicate: 0,
+  overBudget: 0,
   rejected: 0,
   ignored: 0,
   lost: 0,

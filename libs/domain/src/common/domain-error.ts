@@ -9,6 +9,7 @@ export type DomainErrorKind =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'too_many_requests'
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -56,5 +57,15 @@ export class ConflictError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   constructor(message: string, options?: ErrorOptions) {
     super('unavailable', message, options);
+  }
+}
+
+/** A limit was reached; the client may try again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too_many_requests', message);
   }
 }

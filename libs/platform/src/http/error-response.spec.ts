@@ -10,6 +10,7 @@ import {
   ForbiddenError,
   NotFoundError,
   ServiceUnavailableError,
+  TooManyRequestsError,
 } from '@solar/domain';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors';
 import { runInNewContext } from 'node:vm';
@@ -49,6 +50,14 @@ describe('toErrorResponse (SPEC.md §7)', () => {
     ],
   ])('maps %p to %i', (error, status, body) => {
     expect(toErrorResponse(error)).toEqual({ status, body });
+  });
+
+  it('answers a reached limit with 429 and Retry-After', () => {
+    expect(toErrorResponse(new TooManyRequestsError('Slow down', 42))).toEqual({
+      status: 429,
+      body: { message: 'Slow down' },
+      headers: { 'Retry-After': '42' },
+    });
   });
 
   it('leaves unexpected errors to the 500 path', () => {

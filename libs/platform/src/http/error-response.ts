@@ -1,11 +1,11 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { DomainError, DomainErrorKind } from '@solar/domain';
+import { DomainError, DomainErrorKind, TooManyRequestsError } from '@solar/domain';
 import { ValidationFailedException } from './validation';
 
 export interface ErrorResponse {
   status: number;
   body: Record<string, unknown>;
-  /** Headers the answer carries besides the body's (`Retry-After` on an outage's 503). */
+  /** Headers the answer carries besides the body's (`Retry-After` of a 429 or of an outage's 503). */
   headers?: Record<string, string>;
 }
 
@@ -22,6 +22,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   not_found: HttpStatus.NOT_FOUND,
   conflict: HttpStatus.CONFLICT,
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
+  too_many_requests: HttpStatus.TOO_MANY_REQUESTS,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
 
@@ -51,6 +52,10 @@ export function toErrorResponse(exception: unknown): ErrorResponse | undefined {
     }
     if (exception.kind === 'auth_failed') {
       return { status, body: { success: false, message: exception.message, user: null } };
+    }
+    if (exception instanceof TooManyRequestsError) {
+      const headers = { 'Retry-After': String(exception.retryAfterSeconds) };
+      return { status, body: { message: exception.message }, headers };
     }
     return { status, body: { message: exception.message } };
   }

@@ -3,32 +3,38 @@ import { createHash } from 'node:crypto';
 import { ServiceUnavailableError } from '@solar/domain';
 import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
+import { StoredNeighbours } from '../storage/stored-neighbours';
 import { TelemetryWriter } from '../storage/telemetry-writer';
-import { TelemetryWindows, WindowVerdict } from './telemetry-windows';
+import { Admission, TelemetryWindows } from './telemetry-windows';
 
 export type IngestOutcome =
   | { status: 'stored' }
   | { status: 'throttled' }
   | { status: 'duplicate' }
+  /** The source sent more messages than its budget allows in the current window. */
+  | { status: 'overBudget'; retryAfterSeconds: number }
   | { status: 'rejected'; reason: TelemetryRejection | 'unstorable'; message: string };
 
 export const UNSTORABLE_TEXT =
   'Payload contains characters that cannot be stored (NUL or unpaired surrogates)';
 export const TOO_DEEP = 'Payload nested too deeply';
 export const NOT_STORED = 'Telemetry could not be stored. Retry later.';
+export const SOURCE_OVER_BUDGET = 'Too many messages for this source. Try again later.';
 /** PostgreSQL parses jsonb recursively; a payload nested deeper than this is not worth a stack. */
 const MAX_RAW_DEPTH = 32;
 
 /**
- * The path every message takes, whatever channel brought it: normalize, the duplicate and
- * throttle windows, then the batched write. A message counts as stored only once committed;
- * if the write fails the windows forget it and the caller is told to retry.
+ * The path every message takes, whatever channel brought it: normalize, the arrival budget and
+ * the duplicate and throttle windows, for an old timestamp the stored rows around it, then the
+ * batched write. A message counts as stored only once committed; if the write fails the windows
+ * forget it and the caller is told to retry.
  */
 @Injectable()
 export class TelemetryIngestion {
   constructor(
     private readonly windows: TelemetryWindows,
     private readonly writer: TelemetryWriter,
+    private readonly neighbours: StoredNeighbours,
   ) {}
 
   async ingest(sunSourceId: string, payload: unknown, receivedAt: Date): Promise<IngestOutcome> {
@@ -40,23 +46,35 @@ export class TelemetryIngestion {
     if (unstorable) return { status: 'rejected', reason: 'unstorable', message: unstorable };
     const ts = normalized.telemetry.timestamp ?? receivedAt;
     const fingerprint = fingerprintOf(ts, values);
-    let verdict: WindowVerdict;
+    let admission: Admission;
     try {
-      verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+      admission = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
     } catch (error) {
       throw new ServiceUnavailableError(NOT_STORED, { cause: error });
     }
-    if (verdict !== 'admitted') return { status: verdict };
+    if (admission.status !== 'admitted') return admission;
 
-    let stored: boolean;
-    try {
-      stored = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw });
-    } catch (error) {
-      await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
-      throw new ServiceUnavailableError(NOT_STORED, { cause: error });
+    const withdraw = (error: unknown) => this.withdraw(sunSourceId, ts, fingerprint, error);
+    if (admission.beyondMemory) {
+      const neighbour = await this.neighbours.of(sunSourceId, ts).catch(withdraw);
+      if (neighbour !== 'none') {
+        await this.windows.release(sunSourceId, ts).catch(() => undefined);
+        // A row at this very timestamp: a resend, as the write's ON CONFLICT would have found.
+        return { status: neighbour === 'same' ? 'duplicate' : 'throttled' };
+      }
     }
+
+    const stored = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw }).catch(withdraw);
+    // Left in place if this fails, the entry only throttles its neighbours until it expires.
+    if (admission.beyondMemory) await this.windows.release(sunSourceId, ts).catch(() => undefined);
     // Not stored although admitted: that source and timestamp were stored before the windows saw it.
     return stored ? { status: 'stored' } : { status: 'duplicate' };
+  }
+
+  /** The message was admitted but cannot be settled: forget it, so the device's retry is stored. */
+  private async withdraw(sunSourceId: string, ts: Date, fingerprint: string, error: unknown): Promise<never> {
+    await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
+    throw new ServiceUnavailableError(NOT_STORED, { cause: error });
   }
 }
 

@@ -1,68 +1,134 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '@solar/config';
 import { REDIS } from '@solar/redis';
 
 export const THROTTLE_WINDOW_MS = 10_000;
 export const DUPLICATE_WINDOW_MS = 30_000;
-/** How far back the throttle remembers stored timestamps (a device's buffered backlog). */
-const THROTTLE_MEMORY_MS = 24 * 60 * 60 * 1000;
+/** How far back (in arrival time) the throttle set remembers stored timestamps. */
+export const THROTTLE_MEMORY_MS = 24 * 60 * 60 * 1000;
+/**
+ * A message older than this (device time against arrival time) may have neighbours the throttle
+ * set has already forgotten, so the stored rows are asked too. A minute short of the memory's
+ * edge, so that instances whose clocks differ a little still agree.
+ */
+export const REMEMBERED_AGE_MS = THROTTLE_MEMORY_MS - THROTTLE_WINDOW_MS - 60_000;
+/**
+ * An old message's entry is removed once its row is committed (the rows answer for it from then
+ * on); this expiry only clears entries a crashed process left behind.
+ */
+const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
 
-export type WindowVerdict = 'admitted' | 'duplicate' | 'throttled';
+export type Admission =
+  /** `beyondMemory`: the throttle set cannot vouch for this timestamp; ask the stored rows. */
+  | { status: 'admitted'; beyondMemory: boolean }
+  | { status: 'duplicate' | 'throttled' }
+  | { status: 'overBudget'; retryAfterSeconds: number };
 
-type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number>;
+type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number[]>;
 
-// KEYS: duplicate marker, throttle set. ARGV: duplicate TTL, member (ts ms), the exclusive
-// bounds ts ± 10 s, the trim bound, the set's TTL. Bounds come preformatted: Lua's numbers would
-// print epoch milliseconds in exponent form.
+// KEYS: arrival counter, duplicate marker, throttle set (recent timestamps), in-flight set (old
+// timestamps). ARGV: budget, budget window, duplicate TTL, member (ts ms), the exclusive bounds
+// ts ± 10 s, the trim bound, the throttle set's TTL, '1' for an old timestamp, the in-flight set's
+// TTL. Bounds come preformatted: Lua's numbers would print epoch milliseconds in exponent form.
+// Answers {0} admitted, {1} duplicate, {2} throttled, {3, ms until the budget's window ends}.
 const ADMIT = `
-if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 1 end
-if #redis.call('ZRANGEBYSCORE', KEYS[2], ARGV[3], ARGV[4], 'LIMIT', 0, 1) > 0 then return 2 end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
-return 0`;
+local arrivals = redis.call('INCR', KEYS[1])
+if arrivals == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if arrivals > tonumber(ARGV[1]) then return {3, redis.call('PTTL', KEYS[1])} end
+if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return {1} end
+if #redis.call('ZRANGEBYSCORE', KEYS[3], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
+if #redis.call('ZRANGEBYSCORE', KEYS[4], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
+if ARGV[9] == '1' then
+  redis.call('ZADD', KEYS[4], ARGV[4], ARGV[4])
+  redis.call('PEXPIRE', KEYS[4], ARGV[10])
+else
+  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[4])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[7])
+  redis.call('PEXPIRE', KEYS[3], ARGV[8])
+end
+return {0}`;
 
 /**
- * The duplicate and throttle windows of DECISIONS.md, in Redis so every api and ingestor
- * instance shares them. One script checks and records both atomically: the duplicate check
- * first, then "no stored message of this source within 10 s of this timestamp, either side".
+ * The per-source arrival budget and the duplicate and throttle windows, in Redis so every api
+ * and ingestor instance shares them. One script per message checks and records all of them
+ * atomically, in this order: the budget (every message counts, whatever becomes of it), the
+ * duplicate marker, then "no stored or in-flight message of this source within 10 s of this
+ * timestamp, either side".
+ *
+ * Recent timestamps stay in the throttle set for a day of arrival time. An older timestamp is
+ * recorded in a second, in-flight set only until its row is committed, and the caller checks it
+ * against the stored rows: the set keeps two old messages arriving together from both passing,
+ * the rows keep what was stored long ago.
  */
 @Injectable()
 export class TelemetryWindows {
   private readonly redis: Redis & { admitTelemetry: AdmitCommand };
+  private readonly budget: number;
+  private readonly budgetWindowMs: number;
 
-  constructor(@Inject(REDIS) redis: Redis) {
+  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
     // A defined command travels as EVALSHA (the script is sent once, not with every message).
-    redis.defineCommand('admitTelemetry', { numberOfKeys: 2, lua: ADMIT });
+    redis.defineCommand('admitTelemetry', { numberOfKeys: 4, lua: ADMIT });
     this.redis = redis as Redis & { admitTelemetry: AdmitCommand };
+    this.budget = config.limits.sourceMessagesPerWindow;
+    this.budgetWindowMs = config.limits.sourceWindowSeconds * 1000;
   }
 
-  async admit(sunSourceId: string, ts: Date, fingerprint: string, receivedAt: Date): Promise<WindowVerdict> {
+  async admit(sunSourceId: string, ts: Date, fingerprint: string, receivedAt: Date): Promise<Admission> {
     const at = ts.getTime();
-    const verdict = await this.redis.admitTelemetry(
+    const beyondMemory = receivedAt.getTime() - at > REMEMBERED_AGE_MS;
+    const [verdict, budgetLeftMs] = await this.redis.admitTelemetry(
+      arrivalsKey(sunSourceId),
       duplicateKey(sunSourceId, fingerprint),
       throttleKey(sunSourceId),
+      inFlightKey(sunSourceId),
+      this.budget,
+      this.budgetWindowMs,
       DUPLICATE_WINDOW_MS,
       String(at),
       `(${at - THROTTLE_WINDOW_MS}`,
       `(${at + THROTTLE_WINDOW_MS}`,
       String(receivedAt.getTime() - THROTTLE_MEMORY_MS),
       THROTTLE_MEMORY_MS,
+      beyondMemory ? '1' : '0',
+      IN_FLIGHT_TTL_MS,
     );
-    return verdict === 1 ? 'duplicate' : verdict === 2 ? 'throttled' : 'admitted';
+    switch (verdict) {
+      case 0:
+        return { status: 'admitted', beyondMemory };
+      case 1:
+        return { status: 'duplicate' };
+      case 2:
+        return { status: 'throttled' };
+      default:
+        return { status: 'overBudget', retryAfterSeconds: Math.max(1, Math.ceil(budgetLeftMs / 1000)) };
+    }
+  }
+
+  /**
+   * An old message is settled (its row committed, or refused because of a stored neighbour):
+   * the stored rows answer for it from now on.
+   */
+  async release(sunSourceId: string, ts: Date): Promise<void> {
+    await this.redis.zrem(inFlightKey(sunSourceId), String(ts.getTime()));
   }
 
   /** The write after `admit` failed: forget the message, so the device's retry is stored. */
   async withdraw(sunSourceId: string, ts: Date, fingerprint: string): Promise<void> {
+    const member = String(ts.getTime());
     await this.redis
       .multi()
-      .zrem(throttleKey(sunSourceId), String(ts.getTime()))
+      .zrem(throttleKey(sunSourceId), member)
+      .zrem(inFlightKey(sunSourceId), member)
       .del(duplicateKey(sunSourceId, fingerprint))
       .exec();
   }
 }
 
 // The {hash tag} keeps a source's keys in one Redis Cluster slot, as the script requires.
+const arrivalsKey = (sunSourceId: string) => `telemetry:{${sunSourceId}}:arrivals`;
 const throttleKey = (sunSourceId: string) => `telemetry:{${sunSourceId}}:throttle`;
+const inFlightKey = (sunSourceId: string) => `telemetry:{${sunSourceId}}:throttle-old`;
 const duplicateKey = (sunSourceId: string, fingerprint: string) =>
   `telemetry:{${sunSourceId}}:seen:${fingerprint}`;
