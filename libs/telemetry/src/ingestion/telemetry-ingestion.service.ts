@@ -43,6 +43,10 @@ export class TelemetryIngestion {
     let verdict: WindowVerdict;
     try {
       verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+      // The copy the window remembers may never have been committed: the process that admitted
+      // it was killed before its write. The sender (or the broker) then resends it, unacknowledged,
+      // and must not be told "duplicate" for a message that is not stored.
+      if (verdict === 'duplicate' && !(await this.writer.isStored(sunSourceId, ts))) verdict = 'admitted';
     } catch (error) {
       throw new ServiceUnavailableError(NOT_STORED, { cause: error });
     }
