@@ -11,4 +11,9 @@ export class BrokerHealthCheck implements HealthCheck {
   async check(): Promise<void> {
     if (!this.connection.connected) throw new Error('not connected to the MQTT broker');
   }
+
+  /** Messages held unacknowledged, and whether intake is paused at the cap (still healthy). */
+  details(): object {
+    return this.connection.intake();
+  }
 }

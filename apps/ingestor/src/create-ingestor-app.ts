@@ -6,6 +6,7 @@ import { configureHttpApp } from '@solar/platform';
 import { EmbeddedBroker } from './broker/embedded-broker';
 import { BrokerConnection } from './broker-connection';
 import { IngestorModule } from './ingestor.module';
+import { MqttTelemetryConsumer } from './telemetry/mqtt-telemetry-consumer.service';
 import { TelemetryMqttServer } from './transport/telemetry-mqtt.server';
 
 /**
@@ -21,13 +22,17 @@ export async function createIngestorApp(config: AppConfig): Promise<INestApplica
     bufferLogs: true,
   });
   configureHttpApp(app, config);
+  const consumer = app.get(MqttTelemetryConsumer);
+  transport.readOnlyWhen(() => consumer.whenBelowCap());
   if (config.mqtt.embeddedBroker) {
     const broker = app.get(EmbeddedBroker);
+    broker.handTelemetryTo((message) => consumer.consume(message));
     transport.useInProcessBroker(() => broker.connectInProcess());
   }
   app.connectMicroservice<CustomStrategy>({ strategy: transport });
   const connection = app.get(BrokerConnection);
   transport.status.subscribe((status) => connection.update(String(status)));
+  connection.reportIntake(() => consumer.intake());
   await app.init();
   return app;
 }

@@ -337,7 +337,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
     expect(stored[0].state_of_charge).toBe(50);
   });
 
-  it('keeps retrying a message while storage fails, and stores it once storage is back', async () => {
+  it('keeps retrying a message while storage fails, acknowledges it only once stored', async () => {
     const source = await createSource();
     const device = await connectDevice(source);
     // Makes every insert of this value fail, as a broken database would.
@@ -345,13 +345,18 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
       'ALTER TABLE telemetry ADD CONSTRAINT test_refuse_marker CHECK (state_of_charge IS DISTINCT FROM 12.5)',
     );
     const before = outcomes();
+    let acknowledged = false;
+    const published = device
+      .publishAsync(source.topic, JSON.stringify({ soc: 12.5 }), { qos: 1 })
+      .then(() => (acknowledged = true));
     try {
-      await device.publishAsync(source.topic, JSON.stringify({ soc: 12.5 }), { qos: 1 });
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect(handled(outcomes())).toBe(handled(before));
+      expect(acknowledged).toBe(false);
     } finally {
       await db.query('ALTER TABLE telemetry DROP CONSTRAINT test_refuse_marker');
     }
+    await published;
     expect(await handledSince(before, 1)).toMatchObject({ stored: 1, lost: 0 });
     expect((await rows(source.id)).map((row) => row.state_of_charge)).toEqual([12.5]);
   });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Aedes, AedesOptions, Client } from 'aedes';
+import { Aedes, AedesOptions, AuthorizePublishHandler, Client } from 'aedes';
 import { createServer, Server } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { Server as TlsServer } from 'node:tls';
@@ -7,6 +7,8 @@ import { APP_CONFIG, AppConfig } from '@solar/config';
 import { deviceIdentity, ingestorCredentials, secretsEqual } from '@solar/domain';
 import { brokerListenAddress } from './broker-address';
 import { BrokerAccessClient, ClientAuthentication } from './broker-access.client';
+import { TelemetryMessage } from '../transport/telemetry-message';
+import { matchesAnyFilter, telemetryTopicFilters } from '../transport/telemetry-topics';
 import { duplexPair } from './in-process-link';
 import { listenForDevicesOverTls } from './tls-listener';
 
@@ -16,6 +18,9 @@ const MAX_CLIENT_ID_LENGTH = 256;
 /** EMQX's authorization cache (docker/emqx/emqx.conf): per connection, 32 topics, one minute. */
 const ACL_CACHE_TOPICS = 32;
 const ACL_CACHE_TTL_MS = 60_000;
+
+/** Takes a telemetry message; resolves once it is stored or refused for good. */
+export type TelemetrySink = (message: TelemetryMessage) => Promise<void>;
 
 interface Session {
   username: string;
@@ -36,6 +41,15 @@ interface Session {
  *
  * The ingestor's own account is checked here, against the same credentials the api holds, so
  * the ingestor reaches its broker whether or not the api is up yet.
+ *
+ * A publish on a telemetry topic is handed to the ingestor's consumer while aedes authorizes it,
+ * and authorized only once the message is stored or refused for good: aedes writes a QoS 1
+ * PUBACK right after the authorization and before it routes the message to any subscriber, so
+ * this is the one point before the acknowledgement where the message can be stored. Nothing
+ * subscribes to it afterwards (the ingestor's in-process client does not). aedes handles the
+ * packets of one socket read concurrently and reads that client's socket again only when all
+ * are done, so a slow write holds back only the device that sent it; the in-flight cap bounds
+ * the total.
  */
 @Injectable()
 export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -46,16 +60,26 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   private server: Server | undefined;
   private tlsServer: TlsServer | undefined;
   private closed: Promise<void> | undefined;
+  private telemetry: TelemetrySink | undefined;
+  private readonly telemetryFilters: string[];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: BrokerAccessClient,
-  ) {}
+  ) {
+    this.telemetryFilters = telemetryTopicFilters({ topicPrefix: config.mqtt.topicPrefix });
+  }
+
+  /** Where telemetry goes before its publisher is acknowledged: set before the broker starts. */
+  handTelemetryTo(sink: TelemetrySink): void {
+    this.telemetry = sink;
+  }
 
   /** Before the MQTT transport connects: `main.ts` starts the microservice after `init`. */
   async onApplicationBootstrap(): Promise<void> {
     const { host, port } = brokerListenAddress(this.config.mqtt.url);
     const broker = await Aedes.createBroker(this.options());
+    broker.authorizePublish = this.thenHandOver(broker.authorizePublish);
     broker.on('clientReady', (client) => this.clients.add(client));
     broker.on('clientDisconnect', (client) => this.clients.delete(client));
     broker.on('clientError', (client, error) =>
@@ -199,6 +223,22 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
       authorizeSubscribe: (client, subscription, done) =>
         done(null, this.sessions.get(client)?.superuser ? subscription : null),
     };
+  }
+
+  /** Once `authorize` allows a publish on a telemetry topic, it waits for the message to be settled. */
+  private thenHandOver(authorize: AuthorizePublishHandler): AuthorizePublishHandler {
+    return (client, packet, done) =>
+      authorize(client, packet, (error) => {
+        const sink = this.telemetry;
+        if (error || !client || !sink || !matchesAnyFilter(this.telemetryFilters, packet.topic)) {
+          return done(error);
+        }
+        const message = { topic: packet.topic, payload: Buffer.from(packet.payload), receivedAt: new Date() };
+        sink(message).then(
+          () => done(null),
+          (failure: unknown) => done(failure instanceof Error ? failure : new Error(String(failure))),
+        );
+      });
   }
 
   private async authenticate(

@@ -7,7 +7,7 @@ import { SourceExistenceCache } from './source-existence-cache';
 
 const ID = '0b6f5c1e-8d0a-4c55-9a53-2f1f1d1f6a10';
 const TOPIC = `solar/sources/${ID}/data`;
-const config = { mqtt: { topicPrefix: 'solar' } } as AppConfig;
+const config = { mqtt: { topicPrefix: 'solar' }, limits: { mqttMaxInFlight: 2 } } as AppConfig;
 
 /** Storage that fails `failures` times, then stores; and a source list. */
 function consumerWith(options: { failures?: number; known?: string[] } = {}) {
@@ -70,6 +70,16 @@ describe('MqttTelemetryConsumer', () => {
     await consumer.settle(150);
     await consumed;
     expect(consumer.outcomes()).toMatchObject({ stored: 0, lost: 1 });
+  });
+
+  it('holds at most MQTT_MAX_IN_FLIGHT messages while storage is down, and stores all once it is back', async () => {
+    const { consumer, ingested } = consumerWith({ failures: 6 });
+    const consumed = [51, 52, 53, 54].map((soc) => consumer.consume(message(`{"soc": ${soc}}`)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(consumer.intake()).toEqual({ inFlight: 2, maxInFlight: 2, paused: true });
+    await Promise.all(consumed);
+    expect(ingested).toHaveLength(4);
+    expect(consumer.intake()).toEqual({ inFlight: 0, maxInFlight: 2, paused: false });
   });
 
   it('at shutdown returns as soon as nothing is in flight', async () => {

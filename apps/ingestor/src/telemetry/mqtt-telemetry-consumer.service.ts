@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from '@solar/config';
 import { ServiceUnavailableError, sourceIdOfTopic } from '@solar/domain';
 import { TelemetryIngestion } from '@solar/telemetry';
 import { TelemetryMessage } from '../transport/telemetry-message';
+import { InFlightLimit } from './in-flight-limit';
 import { MessageOutcome, OutcomeCounts, OutcomeTally } from './outcome-tally';
 import { retryDelay } from './retry-delay';
 import { SourceExistenceCache } from './source-existence-cache';
@@ -17,20 +18,32 @@ export const SETTLE_TIMEOUT_MS = 30_000;
 
 const NOT_JSON = Symbol('not JSON');
 
+/** What the ingestor holds unacknowledged, for the health check. */
+export interface IntakeState {
+  inFlight: number;
+  maxInFlight: number;
+  /** At the cap: no more messages are taken from the broker until one is done. */
+  paused: boolean;
+}
+
 /**
  * One MQTT telemetry message, from topic to stored row (SPEC.md §1): the source id from the
  * topic, the 64 KB limit, the cached existence check, JSON, then the shared ingestion path.
- * The broker has been acknowledged already, so a message is never given up while storage is
- * down: it is retried with backoff until stored, or until shutdown has waited long enough.
+ * `consume` resolves once the row is committed or the message is refused for good, and only
+ * then is it acknowledged (to the device or to the broker). While storage is down a message
+ * is retried with backoff, holding one of `MQTT_MAX_IN_FLIGHT` slots: at the cap intake stops
+ * and the broker keeps the rest, so memory stays bounded.
  */
 @Injectable()
 export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(MqttTelemetryConsumer.name);
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly limit: InFlightLimit;
   private readonly tally = new OutcomeTally();
   private readonly giveUp = new AbortController();
   private summaryTimer: NodeJS.Timeout | undefined;
   private storageDown = false;
+  private paused = false;
 
   constructor(
     private readonly sources: SourceExistenceCache,
@@ -39,6 +52,7 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
   ) {
     // Every retrying message waits on this signal.
     setMaxListeners(0, this.giveUp.signal);
+    this.limit = new InFlightLimit(config.limits.mqttMaxInFlight);
   }
 
   onApplicationBootstrap(): void {
@@ -51,9 +65,18 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
     this.logSummary();
   }
 
-  /** Resolves once the message is dealt with; never rejects. */
+  /**
+   * Resolves once the message is stored or refused for good (or given up at shutdown, when
+   * there is no connection left to acknowledge it on); never rejects. Waits for a slot first
+   * while `MQTT_MAX_IN_FLIGHT` messages are in flight.
+   */
   consume(message: TelemetryMessage): Promise<void> {
-    const work: Promise<void> = this.process(message)
+    const work: Promise<void> = this.limit
+      .acquire()
+      .then(() => {
+        this.notePause();
+        return this.process(message);
+      })
       .then((outcome) => this.tally.count(outcome))
       .catch((error: unknown) => {
         this.tally.count('lost');
@@ -62,9 +85,22 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
           this.logger.error({ err: error, topic: message.topic }, 'telemetry message lost');
         }
       })
-      .finally(() => this.inFlight.delete(work));
+      .finally(() => {
+        this.limit.release();
+        this.notePause();
+        this.inFlight.delete(work);
+      });
     this.inFlight.add(work);
     return work;
+  }
+
+  /** Resolves once fewer than `MQTT_MAX_IN_FLIGHT` messages are in flight: the transport reads on then. */
+  whenBelowCap(): Promise<void> {
+    return this.limit.whenBelowCap();
+  }
+
+  intake(): IntakeState {
+    return { inFlight: this.limit.count, maxInFlight: this.limit.max, paused: this.limit.full };
   }
 
   /** Counts since start (tests, diagnostics). */
@@ -127,6 +163,15 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
     }
   }
 
+  /** One log line when intake stops at the cap, one when it resumes. */
+  private notePause(): void {
+    if (this.limit.full === this.paused) return;
+    this.paused = this.limit.full;
+    const inFlight = this.limit.count;
+    if (this.paused) this.logger.warn({ inFlight }, 'MQTT intake paused at the in-flight cap');
+    else this.logger.log({ inFlight }, 'MQTT intake resumed below the in-flight cap');
+  }
+
   private storageFailed(error: ServiceUnavailableError): void {
     if (this.storageDown) return;
     this.storageDown = true;
@@ -144,7 +189,7 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
 
   private logSummary(): void {
     const counts = this.tally.takeSummary();
-    if (counts) this.logger.log({ ...counts, inFlight: this.inFlight.size }, 'mqtt telemetry summary');
+    if (counts) this.logger.log({ ...counts, inFlight: this.limit.count }, 'mqtt telemetry summary');
   }
 }
 

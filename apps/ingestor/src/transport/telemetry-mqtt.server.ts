@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppConfig } from '@solar/config';
 import { ingestorCredentials } from '@solar/domain';
+import { DeferredPubacks } from './deferred-pubacks';
 import { ingestorClientId } from './ingestor-client-id';
 import { TELEMETRY_MESSAGE, TelemetryMessage } from './telemetry-message';
 import { matchesAnyFilter, TelemetrySubscription, telemetryTopicFilters } from './telemetry-topics';
@@ -18,11 +19,17 @@ const STOP_TIMEOUT_MS = 5000;
  * filters instead of the handlers' patterns, and hands every message on them, as raw bytes, to
  * the one `TELEMETRY_MESSAGE` handler. Nest's own JSON parsing and request/reply protocol never
  * see device payloads. Other topics are ignored.
+ *
+ * A message is acknowledged to the broker only once the handler has settled it (stored or
+ * refused for good), while the client goes on reading (`DeferredPubacks`); at the in-flight cap
+ * it stops reading and the broker keeps the rest.
  */
 export class TelemetryMqttServer extends ServerMqtt {
   private readonly filters: string[];
   private stopped = false;
   private inProcessBroker: (() => Duplex) | undefined;
+  private mayReadOn: () => Promise<void> = () => Promise.resolve();
+  private acks: DeferredPubacks | undefined;
 
   constructor(
     private readonly clientOptions: TransportOptions,
@@ -32,7 +39,14 @@ export class TelemetryMqttServer extends ServerMqtt {
     this.filters = telemetryTopicFilters(subscription);
   }
 
-  /** The privileged ingestor account of the configuration, clean session, QoS 1 (SPEC.md §1). */
+  /**
+   * The privileged ingestor account of the configuration, QoS 1 (SPEC.md §1). Alone (no shared
+   * group), a session the broker keeps while the ingestor is away (clean: false, a fixed client
+   * id per topic prefix): what it holds unacknowledged is redelivered at the restart. In a shared
+   * group, a clean session per process: when it ends, the broker (EMQX) hands the messages it
+   * had sent that process and that were not acknowledged to another member of the group,
+   * whereas a kept session under a per-process id would hold them for a process that never returns.
+   */
   static fromConfig(config: AppConfig): TelemetryMqttServer {
     const { username, password } = ingestorCredentials(config);
     // The embedded broker (aedes) has no shared subscriptions; it serves a single ingestor anyway.
@@ -42,8 +56,8 @@ export class TelemetryMqttServer extends ServerMqtt {
         url: config.mqtt.url,
         username,
         password,
-        clientId: ingestorClientId(sharedGroup, hostname(), process.pid),
-        clean: true,
+        clientId: ingestorClientId(sharedGroup, hostname(), process.pid, config.mqtt.topicPrefix),
+        clean: sharedGroup !== undefined || config.mqtt.embeddedBroker,
         // A broker that asks the api (EMQX) refuses us while the api is still starting: keep trying.
         reconnectOnConnackError: true,
       },
@@ -53,25 +67,31 @@ export class TelemetryMqttServer extends ServerMqtt {
 
   /**
    * `EMBEDDED_BROKER=true`: reach the broker through memory instead of a loopback socket, and
-   * subscribe at QoS 0. Broker and ingestor live and die together, so acknowledgements between
-   * them would guard against nothing; devices still publish at QoS 1 and are acknowledged by
-   * the broker as before.
+   * subscribe to nothing: the embedded broker hands each device message to the consumer itself
+   * before acknowledging it to the device (see `EmbeddedBroker`). The connection remains what
+   * the health check reports on.
    */
   useInProcessBroker(connect: () => Duplex): void {
     this.inProcessBroker = connect;
   }
 
+  /** Reading from the broker goes on only once this resolves (the in-flight cap). */
+  readOnlyWhen(mayReadOn: () => Promise<void>): void {
+    this.mayReadOn = mayReadOn;
+  }
+
   override createMqttClient(): MqttClient {
     const connect = this.inProcessBroker;
-    if (!connect) return super.createMqttClient();
     const { url: _url, ...options } = this.clientOptions;
-    return new MqttClient(connect, options as IClientOptions);
+    const client = connect ? new MqttClient(connect, options as IClientOptions) : super.createMqttClient();
+    this.acks = new DeferredPubacks(client, () => this.mayReadOn());
+    return client;
   }
 
   override bindEvents(client: MqttClient): void {
+    if (this.inProcessBroker) return;
     client.on('message', this.getMessageHandler(client));
-    const qos = this.inProcessBroker ? 0 : 1;
-    client.subscribe(this.filters, { qos }, (error, granted) => {
+    client.subscribe(this.filters, { qos: 1 }, (error, granted) => {
       const refused = (granted ?? []).filter((grant) => grant.qos === 128).map((grant) => grant.topic);
       if (error || refused.length > 0) {
         this.logger.error(`MQTT subscription failed: ${error?.message ?? `refused ${refused.join(', ')}`}`);
@@ -87,11 +107,14 @@ export class TelemetryMqttServer extends ServerMqtt {
   ): Promise<void> {
     if (!matchesAnyFilter(this.filters, topic)) return;
     const data: TelemetryMessage = { topic, payload, receivedAt: new Date() };
-    await this.handleEvent(
+    const settled = this.handleEvent(
       TELEMETRY_MESSAGE,
       { pattern: TELEMETRY_MESSAGE, data },
       new MqttContext([topic, packet]),
     );
+    // Synchronously, before mqtt.js writes the PUBACK that follows this event.
+    this.acks?.hold(packet as { qos: 0 | 1 | 2; messageId?: number }, settled);
+    await settled;
   }
 
   /** Nest tries `JSON.parse` on every pattern and catches the throw: our one pattern skips that, per message. */
@@ -100,21 +123,39 @@ export class TelemetryMqttServer extends ServerMqtt {
   }
 
   /**
-   * Stops the flow at the broker (UNSUBSCRIBE, then a clean DISCONNECT). Every message the broker
-   * sent before its UNSUBACK has been received by then; one more turn of the event loop lets Nest
-   * hand each to the handler (it does so through promise callbacks only), where it is tracked.
+   * Stops the flow, then DISCONNECTs. In a clean session by UNSUBSCRIBE: every message the broker
+   * sent before its UNSUBACK has been received by then. In a kept session by no longer reading
+   * (the subscription must outlive the process, so that the broker queues what arrives until the
+   * restart); what was sent and not read is redelivered then. One more turn of the event loop
+   * lets Nest hand each message read to the handler (through promise callbacks only), where it
+   * is tracked. Before disconnecting, the messages in hand get a few seconds to be settled so
+   * that their PUBACKs still go out; the broker redelivers any others later (answered as
+   * duplicates if they were stored meanwhile).
    */
   async stopReceiving(): Promise<void> {
     const client = this.mqttClient as MqttClient | undefined;
     if (!client || this.stopped) return;
     this.stopped = true;
     if (client.connected) {
-      await within(client.unsubscribeAsync(this.filters), STOP_TIMEOUT_MS).catch((error: unknown) =>
-        this.logger.warn(`MQTT unsubscribe failed: ${String(error)}`),
-      );
+      if (this.clientOptions.clean === false) {
+        this.mayReadOn = () => new Promise<void>(() => undefined);
+      } else {
+        await within(client.unsubscribeAsync(this.filters), STOP_TIMEOUT_MS).catch((error: unknown) =>
+          this.logger.warn(`MQTT unsubscribe failed: ${String(error)}`),
+        );
+      }
+      await nextTurn();
+      await this.acknowledged(STOP_TIMEOUT_MS);
     }
     await within(client.endAsync(), STOP_TIMEOUT_MS).catch(() => client.end(true));
     await nextTurn();
+  }
+
+  private async acknowledged(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((this.acks?.waiting ?? 0) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 }
 

@@ -53,6 +53,8 @@ describe('ingestorClientId', () => {
   it('is the fixed id without a shared group', () => {
     expect(ingestorClientId(undefined, 'host-a', 42)).toBe(INGESTOR_CLIENT_ID);
     expect(ingestorClientId('', 'host-a', 42)).toBe('solar-ingestor');
+    expect(ingestorClientId(undefined, 'host-a', 42, 'solar')).toBe('solar-ingestor');
+    expect(ingestorClientId(undefined, 'host-a', 42, 'site-b')).toBe('solar-ingestor-site-b');
   });
 
   it('is unique per host and process in a shared group', () => {

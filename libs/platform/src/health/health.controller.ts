@@ -20,9 +20,14 @@ export class HealthController {
     const states = await Promise.all(this.checks.map((check) => probe(check)));
     const checks = Object.fromEntries(this.checks.map((check, index) => [check.name, states[index]]));
     const healthy = states.every((state) => state === 'up');
-    response
-      .status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
-      .json({ status: healthy ? 'ok' : 'error', checks });
+    const details = Object.fromEntries(
+      this.checks.flatMap((check) => (check.details ? [[check.name, check.details()]] : [])),
+    );
+    response.status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({
+      status: healthy ? 'ok' : 'error',
+      checks,
+      ...(Object.keys(details).length > 0 ? { details } : {}),
+    });
   }
 }
 

@@ -5,7 +5,7 @@ import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
 import { StoredNeighbours } from '../storage/stored-neighbours';
 import { TelemetryWriter } from '../storage/telemetry-writer';
-import { Admission, TelemetryWindows } from './telemetry-windows';
+import { Admission, isBeyondMemory, TelemetryWindows } from './telemetry-windows';
 
 export type IngestOutcome =
   | { status: 'stored' }
@@ -46,9 +46,13 @@ export class TelemetryIngestion {
     if (unstorable) return { status: 'rejected', reason: 'unstorable', message: unstorable };
     const ts = normalized.telemetry.timestamp ?? receivedAt;
     const fingerprint = fingerprintOf(ts, values);
-    let admission: Admission;
+    let admission: Exclude<Admission, { status: 'resent' }>;
     try {
-      admission = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+      const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+      admission =
+        verdict.status === 'duplicate' || verdict.status === 'resent'
+          ? await this.settleSeen(verdict.status, sunSourceId, ts, receivedAt)
+          : verdict;
     } catch (error) {
       throw new ServiceUnavailableError(NOT_STORED, { cause: error });
     }
@@ -69,6 +73,23 @@ export class TelemetryIngestion {
     if (admission.beyondMemory) await this.windows.release(sunSourceId, ts).catch(() => undefined);
     // Not stored although admitted: that source and timestamp were stored before the windows saw it.
     return stored ? { status: 'stored' } : { status: 'duplicate' };
+  }
+
+  /**
+   * What the windows remember of this timestamp may never have been committed: the process that
+   * admitted it was killed before its write. The sender (or the broker) then resends it, never
+   * acknowledged, and must not be told "duplicate" or "throttled" for a row that is not there.
+   */
+  private async settleSeen(
+    seen: 'duplicate' | 'resent',
+    sunSourceId: string,
+    ts: Date,
+    receivedAt: Date,
+  ): Promise<Exclude<Admission, { status: 'resent' }>> {
+    if (!(await this.writer.isStored(sunSourceId, ts))) {
+      return { status: 'admitted', beyondMemory: isBeyondMemory(ts, receivedAt) };
+    }
+    return { status: seen === 'duplicate' ? 'duplicate' : 'throttled' };
   }
 
   /** The message was admitted but cannot be settled: forget it, so the device's retry is stored. */

@@ -13,6 +13,11 @@ export const THROTTLE_MEMORY_MS = 24 * 60 * 60 * 1000;
  * edge, so that instances whose clocks differ a little still agree.
  */
 export const REMEMBERED_AGE_MS = THROTTLE_MEMORY_MS - THROTTLE_WINDOW_MS - 60_000;
+/** Whether the throttle set may have forgotten this timestamp's neighbours. */
+export function isBeyondMemory(ts: Date, receivedAt: Date): boolean {
+  return receivedAt.getTime() - ts.getTime() > REMEMBERED_AGE_MS;
+}
+
 /**
  * An old message's entry is removed once its row is committed (the rows answer for it from then
  * on); this expiry only clears entries a crashed process left behind.
@@ -23,6 +28,11 @@ export type Admission =
   /** `beyondMemory`: the throttle set cannot vouch for this timestamp; ask the stored rows. */
   | { status: 'admitted'; beyondMemory: boolean }
   | { status: 'duplicate' | 'throttled' }
+  /**
+   * This very timestamp was admitted before but its row may never have been committed (the
+   * process that admitted it was killed before its write): only the stored rows can tell.
+   */
+  | { status: 'resent' }
   | { status: 'overBudget'; retryAfterSeconds: number };
 
 type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number[]>;
@@ -31,12 +41,14 @@ type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number[
 // timestamps). ARGV: budget, budget window, duplicate TTL, member (ts ms), the exclusive bounds
 // ts ± 10 s, the trim bound, the throttle set's TTL, '1' for an old timestamp, the in-flight set's
 // TTL. Bounds come preformatted: Lua's numbers would print epoch milliseconds in exponent form.
-// Answers {0} admitted, {1} duplicate, {2} throttled, {3, ms until the budget's window ends}.
+// Answers {0} admitted, {1} duplicate, {2} throttled, {3, ms until the budget's window ends},
+// {4} this very timestamp admitted before.
 const ADMIT = `
 local arrivals = redis.call('INCR', KEYS[1])
 if arrivals == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 if arrivals > tonumber(ARGV[1]) then return {3, redis.call('PTTL', KEYS[1])} end
 if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return {1} end
+if redis.call('ZSCORE', KEYS[3], ARGV[4]) or redis.call('ZSCORE', KEYS[4], ARGV[4]) then return {4} end
 if #redis.call('ZRANGEBYSCORE', KEYS[3], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
 if #redis.call('ZRANGEBYSCORE', KEYS[4], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
 if ARGV[9] == '1' then
@@ -77,7 +89,7 @@ export class TelemetryWindows {
 
   async admit(sunSourceId: string, ts: Date, fingerprint: string, receivedAt: Date): Promise<Admission> {
     const at = ts.getTime();
-    const beyondMemory = receivedAt.getTime() - at > REMEMBERED_AGE_MS;
+    const beyondMemory = isBeyondMemory(ts, receivedAt);
     const [verdict, budgetLeftMs] = await this.redis.admitTelemetry(
       arrivalsKey(sunSourceId),
       duplicateKey(sunSourceId, fingerprint),
@@ -101,6 +113,8 @@ export class TelemetryWindows {
         return { status: 'duplicate' };
       case 2:
         return { status: 'throttled' };
+      case 4:
+        return { status: 'resent' };
       default:
         return { status: 'overBudget', retryAfterSeconds: Math.max(1, Math.ceil(budgetLeftMs / 1000)) };
     }

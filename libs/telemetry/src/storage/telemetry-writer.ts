@@ -48,6 +48,15 @@ export class TelemetryWriter implements OnApplicationShutdown {
     });
   }
 
+  /** Whether a point of this source at exactly this timestamp is committed. */
+  async isStored(sunSourceId: string, ts: Date): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM telemetry WHERE sun_source_id = $1 AND ts = $2 LIMIT 1',
+      [sunSourceId, ts],
+    );
+    return rows.length > 0;
+  }
+
   /** Writes what is waiting and waits for every batch under way (shutdown, tests). */
   async drain(): Promise<void> {
     this.flush();
