@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '@solar/config';
+import { RateLimiter } from './rate-limiter';
 import { RedisLocks } from './redis-locks';
 import { REDIS } from './redis.token';
 
@@ -29,8 +30,13 @@ export class RedisModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: RedisModule,
-      providers: [{ provide: REDIS, useFactory: () => createRedisClient(config) }, RedisShutdown, RedisLocks],
-      exports: [REDIS, RedisLocks],
+      providers: [
+        { provide: REDIS, useFactory: () => createRedisClient(config) },
+        RedisShutdown,
+        RedisLocks,
+        RateLimiter,
+      ],
+      exports: [REDIS, RedisLocks, RateLimiter],
     };
   }
 }

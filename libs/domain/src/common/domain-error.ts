@@ -9,6 +9,7 @@ export type DomainErrorKind =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'too_many_requests'
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -50,6 +51,16 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+/** A rate limit reached: the caller may try again in `retryAfterSeconds` (an integer, at least 1). */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Too many requests. Try again later.',
+  ) {
+    super('too_many_requests', message);
   }
 }
 

@@ -23,5 +23,6 @@ export function sendError(exception: unknown, request: Request, response: Respon
   }
   const reply = errorReply(exception, request.id);
   if (reply.unexpected) logger.error({ err: exception, requestId: request.id }, 'unhandled error');
+  if (reply.headers) response.set(reply.headers);
   response.status(reply.status).json(reply.body);
 }

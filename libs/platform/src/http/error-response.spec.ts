@@ -10,6 +10,7 @@ import {
   ForbiddenError,
   NotFoundError,
   ServiceUnavailableError,
+  TooManyRequestsError,
 } from '@solar/domain';
 import { toErrorResponse } from './error-response';
 import { ValidationFailedException } from './validation';
@@ -46,6 +47,14 @@ describe('toErrorResponse (SPEC.md §7)', () => {
     ],
   ])('maps %p to %i', (error, status, body) => {
     expect(toErrorResponse(error)).toEqual({ status, body });
+  });
+
+  it('answers a rate limit with 429, its message and how long to wait in Retry-After', () => {
+    expect(toErrorResponse(new TooManyRequestsError(17))).toEqual({
+      status: 429,
+      body: { message: 'Too many requests. Try again later.' },
+      headers: { 'Retry-After': '17' },
+    });
   });
 
   it('leaves unexpected errors to the 500 path', () => {

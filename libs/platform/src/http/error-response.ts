@@ -1,10 +1,12 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { DomainError, DomainErrorKind } from '@solar/domain';
+import { DomainError, DomainErrorKind, TooManyRequestsError } from '@solar/domain';
 import { ValidationFailedException } from './validation';
 
 export interface ErrorResponse {
   status: number;
   body: Record<string, unknown>;
+  /** Response headers the answer needs (`Retry-After` of a 429). */
+  headers?: Record<string, string>;
 }
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
@@ -14,6 +16,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   not_found: HttpStatus.NOT_FOUND,
   conflict: HttpStatus.CONFLICT,
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
+  too_many_requests: HttpStatus.TOO_MANY_REQUESTS,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
 
@@ -40,6 +43,10 @@ export function toErrorResponse(exception: unknown): ErrorResponse | undefined {
     const status = STATUS_BY_KIND[exception.kind];
     if (exception.kind === 'auth_failed') {
       return { status, body: { success: false, message: exception.message, user: null } };
+    }
+    if (exception instanceof TooManyRequestsError) {
+      const headers = { 'Retry-After': String(exception.retryAfterSeconds) };
+      return { status, body: { message: exception.message }, headers };
     }
     return { status, body: { message: exception.message } };
   }
