@@ -2,6 +2,8 @@ export * from './auth.decorators';
 export * from './auth.module';
 export * from './authenticated-user';
 export * from './internal-api-key.guard';
+export * from './rate-limit.decorators';
+export * from './rate-limit.guard';
 export * from './roles.guard';
 export * from './session-cache';
 export * from './session.constants';

@@ -1,4 +1,5 @@
 export * from './announced-cache';
+export * from './rate-limiter';
 export * from './redis-connections';
 export * from './redis.module';
 export * from './redis-locks';

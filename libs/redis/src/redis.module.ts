@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdow
 import Redis from 'ioredis';
 import { AppConfig } from '@solar/config';
 import { createRedisConnection } from './redis-connections';
+import { RateLimiter } from './rate-limiter';
 import { RedisLocks } from './redis-locks';
 import { REDIS } from './redis.token';
 
@@ -30,8 +31,13 @@ export class RedisModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: RedisModule,
-      providers: [{ provide: REDIS, useFactory: () => createRedisClient(config) }, RedisShutdown, RedisLocks],
-      exports: [REDIS, RedisLocks],
+      providers: [
+        { provide: REDIS, useFactory: () => createRedisClient(config) },
+        RedisShutdown,
+        RedisLocks,
+        RateLimiter,
+      ],
+      exports: [REDIS, RedisLocks, RateLimiter],
     };
   }
 }

@@ -6,7 +6,7 @@ import {
   ApiOkResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AdminPlus, AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { AdminPlus, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { UsersAdminService } from '@solar/domain';
 import { AdminUserDto, SystemStatsDto, UserPageDto } from './dto/admin-user.dto';
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
@@ -47,6 +47,7 @@ export class AdminController {
   }
 
   @Get('stats')
+  @CostlyRoute()
   @ApiOkResponse({ type: SystemStatsDto })
   stats(): Promise<SystemStatsDto> {
     return this.admin.stats();

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AuthenticatedUser, CurrentUser, Public, SessionService } from '@solar/auth';
+import { AuthenticatedUser, AuthRateLimit, CurrentUser, Public, SessionService } from '@solar/auth';
 import { AccountsService, toUserInfo } from '@solar/domain';
 import { AuthResponseDto, authResponse } from './dto/auth-response.dto';
 import { LoginDto } from './dto/login.dto';
@@ -19,6 +19,7 @@ export class AuthController {
   ) {}
 
   @Public()
+  @AuthRateLimit()
   @Post('register')
   @HttpCode(200)
   @ApiBadRequestResponse({ description: 'Validation errors, or the e-mail is already registered' })
@@ -28,6 +29,7 @@ export class AuthController {
   }
 
   @Public()
+  @AuthRateLimit()
   @Post('verify-email')
   @HttpCode(200)
   @ApiBadRequestResponse({ description: 'Invalid or expired code, or the account is locked' })
@@ -36,6 +38,7 @@ export class AuthController {
   }
 
   @Public()
+  @AuthRateLimit()
   @Post('resend-code')
   @HttpCode(200)
   @ApiBadRequestResponse({ description: 'Rate limit reached, unknown e-mail or already verified' })
@@ -45,6 +48,7 @@ export class AuthController {
   }
 
   @Public()
+  @AuthRateLimit()
   @Post('login')
   @HttpCode(200)
   @ApiBadRequestResponse({ description: 'Invalid credentials, e-mail not verified, or account locked' })

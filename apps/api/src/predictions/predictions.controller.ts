@@ -7,7 +7,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { PredictionJobsService } from '@solar/predictions';
 import { PredictionRequestDto } from './dto/prediction-request.dto';
 import {
@@ -27,6 +27,7 @@ export class PredictionsController {
   constructor(private readonly jobs: PredictionJobsService) {}
 
   @Post('train')
+  @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
     type: PredictionResultDto,
@@ -42,6 +43,7 @@ export class PredictionsController {
   }
 
   @Post('predict')
+  @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
     type: PredictionResultDto,

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
+import { AuthenticatedUser, CostlyRoute, CurrentUser, Omni } from '@solar/auth';
 import { EncodedJson } from '@solar/database';
 import { Clock } from '@solar/domain';
 import { SendsEncodedJson } from '@solar/platform';
@@ -65,12 +65,14 @@ export class TelemetryDataController {
   }
 
   @Get('stats')
+  @CostlyRoute()
   @ApiOkResponse({ type: SourceStatisticsDto, isArray: true })
   stats(@CurrentUser() user: AuthenticatedUser): Promise<SourceStatisticsDto[]> {
     return this.queries.statistics(user.id);
   }
 
   @Get('count/:sunSourceId')
+  @CostlyRoute()
   @ApiOkResponse({ type: CountDto })
   async count(
     @CurrentUser() user: AuthenticatedUser,
@@ -80,6 +82,7 @@ export class TelemetryDataController {
   }
 
   @Get('size/:sunSourceId')
+  @CostlyRoute()
   @ApiOkResponse({ type: SizeDto })
   async size(
     @CurrentUser() user: AuthenticatedUser,

@@ -7,7 +7,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { WeatherService } from '@solar/domain';
 import { WeatherErrorDto, WeatherRecordDto } from './dto/weather-record.dto';
 
@@ -37,6 +37,7 @@ export class WeatherController {
   }
 
   @Post(':sunSourceId/refresh')
+  @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({ type: WeatherRecordDto, isArray: true, description: 'The next 8 days, freshly fetched' })
   refresh(

@@ -54,6 +54,7 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** A rate limit reached: the caller may try again in `retryAfterSeconds` (an integer, at least 1). */
 export class ServiceUnavailableError extends DomainError {
   constructor(message: string, options?: ErrorOptions) {
     super('unavailable', message, options);

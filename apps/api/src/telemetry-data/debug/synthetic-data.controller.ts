@@ -6,7 +6,7 @@ import {
   ApiOkResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AdminPlus, AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { AdminPlus, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { SyntheticTelemetryService } from '@solar/telemetry';
 import { GeneratedDto, LiveGeneratorStatusDto } from './dto/synthetic-data.dto';
 
@@ -21,6 +21,7 @@ export class SyntheticDataController {
   constructor(private readonly synthetic: SyntheticTelemetryService) {}
 
   @Post('generate/:sunSourceId')
+  @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
     type: GeneratedDto,
@@ -34,6 +35,7 @@ export class SyntheticDataController {
   }
 
   @Post('process/start/:sunSourceId')
+  @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
     type: LiveGeneratorStatusDto,
