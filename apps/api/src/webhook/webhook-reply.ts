@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BadRequestError, ConflictError } from '@solar/domain';
+import { BadRequestError, ConflictError, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
 import { IngestOutcome } from '@solar/telemetry';
 
 export class WebhookAcceptedDto {
@@ -23,5 +23,7 @@ export function webhookReply(outcome: IngestOutcome): WebhookAcceptedDto {
       throw new ConflictError('Duplicate message');
     case 'rejected':
       throw new BadRequestError(outcome.message);
+    case 'refused':
+      throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }

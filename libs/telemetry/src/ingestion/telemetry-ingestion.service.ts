@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { ServiceUnavailableError } from '@solar/domain';
+import { ConnectionType, ServiceUnavailableError } from '@solar/domain';
 import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
-import { TelemetryWriter } from '../storage/telemetry-writer';
+import { TelemetryWriter, WriteResult } from '../storage/telemetry-writer';
 import { TelemetryWindows, WindowVerdict } from './telemetry-windows';
 
 export type IngestOutcome =
   | { status: 'stored' }
   | { status: 'throttled' }
   | { status: 'duplicate' }
+  /** The source was revoked (gone, switched off, or no longer of this transport) as it was written. */
+  | { status: 'refused' }
   | { status: 'rejected'; reason: TelemetryRejection | 'unstorable'; message: string };
 
 export const UNSTORABLE_TEXT =
@@ -31,7 +33,16 @@ export class TelemetryIngestion {
     private readonly writer: TelemetryWriter,
   ) {}
 
-  async ingest(sunSourceId: string, payload: unknown, receivedAt: Date): Promise<IngestOutcome> {
+  /**
+   * `via`: the device transport the message came by; the row is then stored only while the
+   * source is active and of that type, whatever the caller's cache said a moment before.
+   */
+  async ingest(
+    sunSourceId: string,
+    payload: unknown,
+    receivedAt: Date,
+    via?: ConnectionType,
+  ): Promise<IngestOutcome> {
     const normalized = normalizeTelemetry(payload, receivedAt);
     if (!normalized.ok) return { status: 'rejected', reason: normalized.reason, message: normalized.message };
 
@@ -48,15 +59,18 @@ export class TelemetryIngestion {
     }
     if (verdict !== 'admitted') return { status: verdict };
 
-    let stored: boolean;
+    let written: WriteResult;
     try {
-      stored = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw });
+      written = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw, via });
     } catch (error) {
       await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
       throw new ServiceUnavailableError(NOT_STORED, { cause: error });
     }
-    // Not stored although admitted: that source and timestamp were stored before the windows saw it.
-    return stored ? { status: 'stored' } : { status: 'duplicate' };
+    // Nothing stored: the windows must not hold it against the source should it be switched on again.
+    if (written === 'refused')
+      await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
+    // A duplicate although admitted: that source and timestamp were stored before the windows saw it.
+    return { status: written };
   }
 }
 

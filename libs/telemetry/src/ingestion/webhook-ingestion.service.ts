@@ -18,7 +18,7 @@ export const WebhookMessages = {
 
 /**
  * `POST /api/webhook/sunsource/{id}` (SPEC.md §4.13): only an active Webhook source accepts
- * data, authenticated by its secret, either as the body's `key` or as `X-Webhook-Secret`, the
+ * data (checked from the announced cache, and again by the write itself), authenticated by its secret, either as the body's `key` or as `X-Webhook-Secret`, the
  * hex HMAC-SHA256 of the raw body. Both are compared in constant time.
  */
 @Injectable()
@@ -52,7 +52,10 @@ export class WebhookIngestion {
       if (typeof key !== 'string' || !secretsEqual(key, secret))
         throw new BadRequestError(WebhookMessages.badSecret);
     }
-    return this.ingestion.ingest(source.id, payload, receivedAt);
+    const outcome = await this.ingestion.ingest(source.id, payload, receivedAt, 'Webhook');
+    // Switched off, deleted or made an MQTT source since the lookup above: as if it had been then.
+    if (outcome.status === 'refused') throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
+    return outcome;
   }
 }
 

@@ -4,11 +4,16 @@ import { ADD_TO_HOURLY, HOURLY_VALUE_COLUMNS, RAW_ROLLUP_COLUMNS, RAW_TO_HOURLY 
 
 /**
  * One statement for a whole batch: every column travels as one array parameter and `unnest` turns
- * them back into rows, so a batch of any size is a single statement of fixed shape. Rows of a
- * source deleted meanwhile are dropped by the join instead of failing the batch on the foreign
- * key, and a (source, timestamp) already stored is skipped (idempotent storage). The rows it did
- * store are added to their hours in `telemetry_hourly` by the same statement, so the rollup
- * commits with them.
+ * them back into rows, so a batch of any size is a single statement of fixed shape. A (source,
+ * timestamp) already stored is skipped (idempotent storage). The rows it did store are added to
+ * their hours in `telemetry_hourly` by the same statement, so the rollup commits with them.
+ *
+ * The last word on revocation: a row that came by a device transport is stored only if its source
+ * still exists, is active and still takes that transport, as the statement's snapshot sees it. The
+ * caches in front may lag a change by a few milliseconds; this cannot, so once the UPDATE or
+ * DELETE that revoked a source has committed, no statement starting after it stores a row of that
+ * source. Refused rows neither fail the batch (a deleted source is not a foreign-key error) nor
+ * come back as stored: the statement also returns the (source, transport) pairs it refused.
  */
 const columns = [
   'sun_source_id',
@@ -31,6 +36,15 @@ const parameterTypes = [
   'jsonb[]',
 ];
 
+/** Beside the columns: the transport each row came by (NULL: only the source's existence matters). */
+const viaIndex = columns.length;
+const via = `u.c${viaIndex}`;
+const sourceIds = `$1::${parameterTypes[0]}`;
+const vias = `$${viaIndex + 1}::text[]`;
+/** What a source must be, at the statement's snapshot, for rows that came by `transport`. */
+const sourceAdmits = (transport: string) =>
+  `(${transport} IS NULL OR (s.is_active AND s.connection_type = ${transport}))`;
+
 const selected = columns.map((column, index) => {
   const value = `u.c${index}`;
   if (CODE_FIELDS.some((field) => field.column === column)) {
@@ -45,9 +59,9 @@ export const INSERT_TELEMETRY_SQL = `
   WITH inserted AS (
     INSERT INTO telemetry (${columns.join(', ')})
     SELECT ${selected.join(', ')}
-      FROM unnest(${parameterTypes.map((type, index) => `$${index + 1}::${type}`).join(', ')})
-           AS u(${columns.map((_, index) => `c${index}`).join(', ')})
-      JOIN sun_sources s ON s.id = u.c0
+      FROM unnest(${[...parameterTypes, 'text[]'].map((type, index) => `$${index + 1}::${type}`).join(', ')})
+           AS u(${[...columns, 'via'].map((_, index) => `c${index}`).join(', ')})
+      JOIN sun_sources s ON s.id = u.c0 AND ${sourceAdmits(via)}
      ORDER BY u.c0, u.c1
     ON CONFLICT (sun_source_id, ts) DO NOTHING
     RETURNING sun_source_id, ts, ${RAW_ROLLUP_COLUMNS.join(', ')}
@@ -59,7 +73,11 @@ export const INSERT_TELEMETRY_SQL = `
      ORDER BY 1, 2
     ON CONFLICT (sun_source_id, hour) DO UPDATE SET ${ADD_TO_HOURLY.join(', ')}
   )
-  SELECT sun_source_id, ts FROM inserted`;
+  SELECT sun_source_id, ts, NULL AS refused_via FROM inserted
+  UNION ALL
+  SELECT r.id, NULL, coalesce(r.via, '')
+    FROM (SELECT DISTINCT id, via FROM unnest(${sourceIds}, ${vias}) AS t(id, via)) AS r
+   WHERE NOT EXISTS (SELECT 1 FROM sun_sources s WHERE s.id = r.id AND ${sourceAdmits('r.via')})`;
 
 /**
  * The array parameters of `INSERT_TELEMETRY_SQL` for `points`, column by column. Ids, instants
@@ -80,7 +98,20 @@ export function insertParameters(points: readonly TelemetryPoint[]): unknown[] {
       }),
     ),
     points.map((point) => JSON.stringify(point.raw)),
+    points.map((point) => point.via ?? null),
   ];
+}
+
+/** A row of `INSERT_TELEMETRY_SQL`'s answer: a stored point, or (ts null) a refused source and transport. */
+export interface InsertedOrRefused {
+  sun_source_id: string;
+  ts: Date | null;
+  refused_via: string | null;
+}
+
+/** The key under which a refused (source, transport) is looked up for each point of the batch. */
+export function refusalKey(sunSourceId: string, via: string | null | undefined): string {
+  return `${sunSourceId}|${via ?? ''}`;
 }
 
 /** `{a,NULL,b}` for elements that need no quoting in a PostgreSQL array: UUIDs, ISO instants, finite numbers. */
