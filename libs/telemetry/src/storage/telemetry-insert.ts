@@ -13,7 +13,8 @@ import { ADD_TO_HOURLY, HOURLY_VALUE_COLUMNS, RAW_ROLLUP_COLUMNS, RAW_TO_HOURLY 
  * caches in front may lag a change by a few milliseconds; this cannot, so once the UPDATE or
  * DELETE that revoked a source has committed, no statement starting after it stores a row of that
  * source. Refused rows neither fail the batch (a deleted source is not a foreign-key error) nor
- * come back as stored: the statement also returns the (source, transport) pairs it refused.
+ * come back as stored: the statement also returns the (source, transport) pairs it refused, with
+ * '' for rows that came by no transport.
  */
 const columns = [
   'sun_source_id',
@@ -38,12 +39,8 @@ const parameterTypes = [
 
 /** Beside the columns: the transport each row came by (NULL: only the source's existence matters). */
 const viaIndex = columns.length;
-const via = `u.c${viaIndex}`;
 const sourceIds = `$1::${parameterTypes[0]}`;
 const vias = `$${viaIndex + 1}::text[]`;
-/** What a source must be, at the statement's snapshot, for rows that came by `transport`. */
-const sourceAdmits = (transport: string) =>
-  `(${transport} IS NULL OR (s.is_active AND s.connection_type = ${transport}))`;
 
 const selected = columns.map((column, index) => {
   const value = `u.c${index}`;
@@ -55,13 +52,27 @@ const selected = columns.map((column, index) => {
 
 // Both INSERTs take their rows in key order: concurrent batches (several api and ingestor
 // processes) then lock the keys they share, raw and hourly, in the same order and cannot deadlock.
+// `admitted` key-share locks its sources first, in id order, before any row is written: a DELETE
+// of one of them then either waits for this batch, or this batch waits for it and skips the
+// source once it is gone. Locked after the rows, as the foreign-key checks at the statement's end
+// would, the two would each hold what the other's cascade or check needs, and deadlock. The lock
+// does not conflict with an UPDATE of other columns (switching off, rotating a key).
 export const INSERT_TELEMETRY_SQL = `
-  WITH inserted AS (
+  WITH pairs AS (
+    SELECT DISTINCT id, coalesce(via, '') AS via FROM unnest(${sourceIds}, ${vias}) AS t(id, via)
+  ), admitted AS MATERIALIZED (
+    SELECT s.id, p.via
+      FROM pairs p
+      JOIN sun_sources s
+        ON s.id = p.id AND (p.via = '' OR (s.is_active AND s.connection_type = p.via))
+     ORDER BY s.id
+       FOR KEY SHARE OF s
+  ), inserted AS (
     INSERT INTO telemetry (${columns.join(', ')})
     SELECT ${selected.join(', ')}
       FROM unnest(${[...parameterTypes, 'text[]'].map((type, index) => `$${index + 1}::${type}`).join(', ')})
            AS u(${[...columns, 'via'].map((_, index) => `c${index}`).join(', ')})
-      JOIN sun_sources s ON s.id = u.c0 AND ${sourceAdmits(via)}
+      JOIN admitted a ON a.id = u.c0 AND a.via = coalesce(u.c${viaIndex}, '')
      ORDER BY u.c0, u.c1
     ON CONFLICT (sun_source_id, ts) DO NOTHING
     RETURNING sun_source_id, ts, ${RAW_ROLLUP_COLUMNS.join(', ')}
@@ -75,9 +86,8 @@ export const INSERT_TELEMETRY_SQL = `
   )
   SELECT sun_source_id, ts, NULL AS refused_via FROM inserted
   UNION ALL
-  SELECT r.id, NULL, coalesce(r.via, '')
-    FROM (SELECT DISTINCT id, via FROM unnest(${sourceIds}, ${vias}) AS t(id, via)) AS r
-   WHERE NOT EXISTS (SELECT 1 FROM sun_sources s WHERE s.id = r.id AND ${sourceAdmits('r.via')})`;
+  SELECT p.id, NULL, p.via FROM pairs p
+   WHERE NOT EXISTS (SELECT 1 FROM admitted a WHERE a.id = p.id AND a.via = p.via)`;
 
 /**
  * The array parameters of `INSERT_TELEMETRY_SQL` for `points`, column by column. Ids, instants
