@@ -3,12 +3,13 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuthModule, RolesGuard, SessionGuard } from '@solar/auth';
 import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
-import { Clock, ClockModule } from '@solar/domain';
+import { Clock, ClockModule, SunSourcesModule } from '@solar/domain';
 import { HealthModule, LoggingModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
 import { AdminModule } from './admin/admin.module';
 import { AuthApiModule } from './auth/auth-api.module';
 import { ExportModule } from './export/export.module';
+import { EmqxKicksHealthCheck } from './internal-mqtt/emqx-kicks.health-check';
 import { InternalMqttModule } from './internal-mqtt/internal-mqtt.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PowerGroupsApiModule } from './powergroups/power-groups-api.module';
@@ -40,7 +41,7 @@ export class ApiModule {
         RedisModule.forRoot(config),
         options.clock ? ClockModule.with(options.clock) : ClockModule,
         AuthModule,
-        HealthModule.forRoot(),
+        HealthModule.forRoot({ checks: [EmqxKicksHealthCheck], imports: [SunSourcesModule] }),
         AuthApiModule,
         AdminModule,
         SunSourcesApiModule,

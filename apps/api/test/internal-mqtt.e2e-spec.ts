@@ -2,8 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { disconnectChannel } from '@solar/domain';
-import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
+import { disconnectChannel, EMQX_KICK_ATTEMPTS, emqxKickKeys } from '@solar/domain';
+import { createTestEnvironment, lastReadUntil, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
 import { Http, signUp, startApi } from './support/api-harness';
 
 const ALLOW_DEVICE = { result: 'allow', is_superuser: false };
@@ -13,6 +13,8 @@ const DENY = { result: 'deny' };
 class FakeEmqx {
   readonly requests: Array<{ method: string; url: string; authorization?: string }> = [];
   clients: Array<{ clientid: string; username: string }> = [];
+  /** The next this many calls answer 503, as an EMQX that is restarting would. */
+  failures = 0;
   private readonly server: Server = createServer((request: IncomingMessage, response) => {
     this.requests.push({
       method: request.method!,
@@ -21,7 +23,11 @@ class FakeEmqx {
     });
     const url = new URL(request.url!, 'http://emqx');
     response.setHeader('content-type', 'application/json');
-    if (request.method === 'GET' && url.pathname === '/api/v5/clients') {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      response.statusCode = 503;
+      response.end(JSON.stringify({ code: 'SERVICE_UNAVAILABLE' }));
+    } else if (request.method === 'GET' && url.pathname === '/api/v5/clients') {
       const username = url.searchParams.get('username');
       response.end(
         JSON.stringify({ data: this.clients.filter((client) => client.username === username), meta: {} }),
@@ -239,6 +245,42 @@ describe('broker callbacks /api/internal/mqtt (SPEC.md §4.14, DECISIONS.md "MQT
       for (const request of denied) expect((await acl(request).expect(200)).body).toEqual(DENY);
     });
 
+    it('denies the devices of an inactive, a deleted or a Webhook source, and allows them when active again', async () => {
+      const { id } = await mqttSource();
+      const publish = {
+        clientId: `src-${id}`,
+        username: `src-${id}`,
+        action: 'publish',
+        topic: `${env.config.mqtt.topicPrefix}/sources/${id}/data`,
+      };
+      const switchTo = (isActive: boolean) =>
+        http.put(`/api/sunsources/${id}`).set('Cookie', cookie).send({ isActive }).expect(200);
+      expect((await acl(publish).expect(200)).body).toEqual({ result: 'allow' });
+      await switchTo(false);
+      expect((await acl(publish).expect(200)).body).toEqual(DENY);
+      await switchTo(true);
+      expect((await acl(publish).expect(200)).body).toEqual({ result: 'allow' });
+      await http.delete(`/api/sunsources/${id}`).set('Cookie', cookie).expect(204);
+      expect((await acl(publish).expect(200)).body).toEqual(DENY);
+
+      const webhook = await http
+        .post('/api/sunsources')
+        .set('Cookie', cookie)
+        .send({ name: 'W', connectionType: 'Webhook' })
+        .expect(201);
+      const hooked = webhook.body.id as string;
+      expect(
+        (
+          await acl({
+            clientId: `src-${hooked}`,
+            username: `src-${hooked}`,
+            action: 'publish',
+            topic: `${env.config.mqtt.topicPrefix}/sources/${hooked}/data`,
+          }).expect(200)
+        ).body,
+      ).toEqual(DENY);
+    });
+
     it('lets the ingestor subscribe', async () => {
       const body = {
         clientId: 'solar-ingestor',
@@ -277,6 +319,82 @@ describe('broker callbacks /api/internal/mqtt (SPEC.md §4.14, DECISIONS.md "MQT
       expect(emqx.requests[0].authorization).toBe(
         `Basic ${Buffer.from('solar-api:emqx-secret').toString('base64')}`,
       );
+    });
+
+    const redis = () => new Redis(TEST_REDIS_URL, { keyPrefix: env.config.redisKeyPrefix });
+    const kicksOf = (sourceId: string) =>
+      emqx.requests.filter((request) => request.method === 'DELETE' && request.url.includes(sourceId));
+    const health = async () => {
+      const response = await http.get('/api/health');
+      return {
+        code: response.status,
+        status: response.body.status,
+        emqxKicks: response.body.checks.emqxKicks,
+      };
+    };
+
+    it('retries a failed EMQX kick with backoff until it succeeds, and shows it pending meanwhile', async () => {
+      const source = await mqttSource();
+      emqx.clients = [{ clientid: `src-${source.id}`, username: `src-${source.id}` }];
+      emqx.requests.length = 0;
+      // The answer's own attempt and the first retry (2 s later) fail; the second retry (4 s later) kicks.
+      emqx.failures = 2;
+      await http
+        .put(`/api/sunsources/${source.id}`)
+        .set('Cookie', cookie)
+        .send({ isActive: false })
+        .expect(200);
+      expect(kicksOf(source.id)).toEqual([]);
+      expect(await health()).toEqual({
+        code: 200,
+        status: 'ok',
+        emqxKicks: { status: 'up', pending: 1, failing: 0 },
+      });
+      const kicked = await lastReadUntil(
+        async () => kicksOf(source.id).length,
+        (n) => n > 0,
+        10_000,
+        100,
+      );
+      expect(kicked).toBe(1);
+      expect(emqx.failures).toBe(0);
+      expect(await health()).toEqual({
+        code: 200,
+        status: 'ok',
+        emqxKicks: { status: 'up', pending: 0, failing: 0 },
+      });
+    }, 20_000);
+
+    it('gives up after the last attempt, carrying on attempts an earlier process scheduled: degraded, still 200', async () => {
+      const source = await mqttSource();
+      emqx.clients = [{ clientid: `src-${source.id}`, username: `src-${source.id}` }];
+      emqx.requests.length = 0;
+      emqx.failures = 1_000;
+      // As an api process that crashed would have left it: the last attempt is due now.
+      const store = redis();
+      try {
+        await store.hset(emqxKickKeys.attempts, source.id, EMQX_KICK_ATTEMPTS - 1);
+        await store.zadd(emqxKickKeys.pending, Date.now(), source.id);
+        const seen = await lastReadUntil(health, (now) => now.emqxKicks.failing === 1, 5000, 100);
+        expect(seen).toEqual({
+          code: 200,
+          status: 'degraded',
+          emqxKicks: { status: 'degraded', pending: 0, failing: 1 },
+        });
+        expect(emqx.requests.filter((request) => request.method === 'GET')).toHaveLength(1);
+        // A later kick of that source that succeeds clears it.
+        emqx.failures = 0;
+        await http.delete(`/api/sunsources/${source.id}`).set('Cookie', cookie).expect(204);
+        expect(kicksOf(source.id)).toHaveLength(1);
+        expect(await health()).toEqual({
+          code: 200,
+          status: 'ok',
+          emqxKicks: { status: 'up', pending: 0, failing: 0 },
+        });
+      } finally {
+        emqx.failures = 0;
+        store.disconnect();
+      }
     });
 
     it('kicks the devices of a deleted source too', async () => {

@@ -158,7 +158,7 @@ describe('hourly rollup (telemetry_hourly) kept at ingestion time', () => {
   /** Straight to a writer, as the synthetic history and the MQTT consumer do: many points per batch. */
   async function write(on: INestApplication, points: TelemetryPoint[]): Promise<boolean[]> {
     const writer = on.get(TelemetryWriter);
-    return Promise.all(points.map((point) => writer.write(point)));
+    return Promise.all(points.map(async (point) => (await writer.write(point)) === 'stored'));
   }
 
   const rollup = async (ids: string[]) =>

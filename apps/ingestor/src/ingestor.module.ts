@@ -10,7 +10,6 @@ import { BrokerConnectionModule } from './broker-connection.module';
 import { BrokerHealthCheck } from './broker-health.check';
 import { IngestorShutdown } from './ingestor-shutdown';
 import { MqttTelemetryConsumer } from './telemetry/mqtt-telemetry-consumer.service';
-import { SourceExistenceCache } from './telemetry/source-existence-cache';
 import { TelemetryController } from './telemetry/telemetry.controller';
 import { TelemetryMqttServer } from './transport/telemetry-mqtt.server';
 
@@ -35,7 +34,6 @@ export class IngestorModule {
       controllers: [TelemetryController],
       providers: [
         { provide: TelemetryMqttServer, useValue: transport },
-        SourceExistenceCache,
         MqttTelemetryConsumer,
         IngestorShutdown,
       ],

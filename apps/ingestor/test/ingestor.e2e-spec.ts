@@ -18,7 +18,6 @@ import { BrokerAccessClient } from '../src/broker/broker-access.client';
 import { createIngestorApp } from '../src/create-ingestor-app';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { OutcomeCounts } from '../src/telemetry/outcome-tally';
-import { SOURCE_EXISTENCE_TTL_MS, sourceExistenceKey } from '../src/telemetry/source-existence-cache';
 
 interface Source {
   id: string;
@@ -266,7 +265,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
     }
   });
 
-  it('ignores unknown sources and foreign topics, caches existence for 5 minutes, and keeps working', async () => {
+  it('ignores unknown sources and foreign topics, and keeps working', async () => {
     const publisher = await connectSuperuser();
     const unknown = randomUUID();
     const before = outcomes();
@@ -276,34 +275,34 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
     await publisher.publishAsync('other/topic', JSON.stringify({ soc: 8 }), { qos: 1 });
     expect(await handledSince(before, 3)).toMatchObject({ ignored: 3, stored: 0 });
     expect(await rows(unknown)).toEqual([]);
-    expect(await redis.get(sourceExistenceKey(unknown))).toBe('0');
-    const ttl = await redis.pttl(sourceExistenceKey(unknown));
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(SOURCE_EXISTENCE_TTL_MS);
 
     const source = await createSource();
     const device = await connectDevice(source);
     await device.publishAsync(source.topic, JSON.stringify({ soc: 42 }), { qos: 1 });
     await waitFor(async () => (await rows(source.id)).length === 1, 'the valid message stored');
-    expect(await redis.get(sourceExistenceKey(source.id))).toBe('1');
   });
 
-  it('ignores a source that was cached as absent until the entry expires', async () => {
+  it("ignores a switched-off source's messages, and takes them again as soon as it is switched on", async () => {
     const source = await createSource();
-    // As if a message had come for this id just before the source was created.
-    await redis.set(sourceExistenceKey(source.id), '0', 'PX', SOURCE_EXISTENCE_TTL_MS);
-    const device = await connectDevice(source);
+    const publisher = await connectSuperuser();
+    const switchTo = (isActive: boolean) =>
+      http.put(`/api/sunsources/${source.id}`).set('Cookie', cookie).send({ isActive }).expect(200);
+    await publisher.publishAsync(source.topic, JSON.stringify({ soc: 19, ts: at(Date.now() - 60_000) }), {
+      qos: 1,
+    });
+    await waitFor(async () => (await rows(source.id)).length === 1, 'the first row');
+    await switchTo(false);
     const before = outcomes();
-    await device.publishAsync(source.topic, JSON.stringify({ soc: 20, ts: at(Date.now() - 30_000) }), {
+    await publisher.publishAsync(source.topic, JSON.stringify({ soc: 20, ts: at(Date.now() - 30_000) }), {
       qos: 1,
     });
     expect(await handledSince(before, 1)).toMatchObject({ ignored: 1 });
-    expect(await rows(source.id)).toEqual([]);
+    expect(await rows(source.id)).toHaveLength(1);
 
-    await redis.del(sourceExistenceKey(source.id));
-    await device.publishAsync(source.topic, JSON.stringify({ soc: 21, ts: at(Date.now()) }), { qos: 1 });
-    await waitFor(async () => (await rows(source.id)).length === 1, 'the row');
-    expect((await rows(source.id))[0].state_of_charge).toBe(21);
+    await switchTo(true);
+    await publisher.publishAsync(source.topic, JSON.stringify({ soc: 21, ts: at(Date.now()) }), { qos: 1 });
+    await waitFor(async () => (await rows(source.id)).length === 2, 'the row');
+    expect((await rows(source.id))[1].state_of_charge).toBe(21);
   });
 
   it('throttles (one row per 10 s of device time) and drops duplicates and junk', async () => {

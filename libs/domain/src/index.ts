@@ -7,6 +7,7 @@ export * from './devices/device-auth.service';
 export * from './devices/device-disconnector';
 export * from './devices/device-identity';
 export * from './devices/devices.module';
+export * from './devices/emqx-kicks';
 export * from './devices/ingestor-credentials';
 export * from './power-groups/power-group-view';
 export * from './power-groups/power-group.entity';

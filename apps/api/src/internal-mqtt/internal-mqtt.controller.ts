@@ -27,11 +27,8 @@ export class InternalMqttController {
   @Post('acl')
   @HttpCode(200)
   @ApiOkResponse({ type: BrokerVerdictDto })
-  acl(@Body() body: BrokerAclRequestDto): BrokerVerdictDto {
-    return {
-      result: this.devices.authorize(body.clientId, body.username, body.topic, body.action)
-        ? 'allow'
-        : 'deny',
-    };
+  async acl(@Body() body: BrokerAclRequestDto): Promise<BrokerVerdictDto> {
+    const allowed = await this.devices.authorize(body.clientId, body.username, body.topic, body.action);
+    return { result: allowed ? 'allow' : 'deny' };
   }
 }

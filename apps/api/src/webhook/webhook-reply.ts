@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BadRequestError, ConflictError, TooManyRequestsError } from '@solar/domain';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  SUN_SOURCE_NOT_FOUND,
+  TooManyRequestsError,
+} from '@solar/domain';
 import { IngestOutcome, SOURCE_OVER_BUDGET } from '@solar/telemetry';
 
 export class WebhookAcceptedDto {
@@ -29,5 +35,7 @@ export function webhookReply(outcome: IngestOutcome): WebhookAcceptedDto {
       throw new TooManyRequestsError(SOURCE_OVER_BUDGET, outcome.retryAfterSeconds);
     case 'rejected':
       throw new BadRequestError(outcome.message);
+    case 'refused':
+      throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }
 }

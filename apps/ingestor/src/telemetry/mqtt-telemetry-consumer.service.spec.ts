@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { AppConfig } from '@solar/config';
-import { ServiceUnavailableError } from '@solar/domain';
+import { ServiceUnavailableError, SourceAccessCache } from '@solar/domain';
 import { IngestOutcome, TelemetryIngestion } from '@solar/telemetry';
 import { MAX_PAYLOAD_BYTES, MqttTelemetryConsumer } from './mqtt-telemetry-consumer.service';
-import { SourceExistenceCache } from './source-existence-cache';
 
 const ID = '0b6f5c1e-8d0a-4c55-9a53-2f1f1d1f6a10';
 const TOPIC = `solar/sources/${ID}/data`;
@@ -24,8 +23,8 @@ function consumerWith(options: { failures?: number; known?: string[] } = {}) {
     },
   } as unknown as TelemetryIngestion;
   const sources = {
-    exists: async (id: string) => (options.known ?? [ID]).includes(id),
-  } as SourceExistenceCache;
+    admits: async (id: string) => (options.known ?? [ID]).includes(id),
+  } as unknown as SourceAccessCache;
   return { consumer: new MqttTelemetryConsumer(sources, ingestion, config), ingested };
 }
 

@@ -2,13 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { ServiceUnavailableError, sourceIdOfTopic } from '@solar/domain';
+import { ServiceUnavailableError, SourceAccessCache, sourceIdOfTopic } from '@solar/domain';
 import { TelemetryIngestion } from '@solar/telemetry';
 import { TelemetryMessage } from '../transport/telemetry-message';
 import { InFlightLimit } from './in-flight-limit';
 import { MessageOutcome, OutcomeCounts, OutcomeTally } from './outcome-tally';
 import { retryDelay } from './retry-delay';
-import { SourceExistenceCache } from './source-existence-cache';
 
 /** The webhook's limit (SPEC.md §8), applied to MQTT payloads too. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
@@ -28,7 +27,7 @@ export interface IntakeState {
 
 /**
  * One MQTT telemetry message, from topic to stored row (SPEC.md §1): the source id from the
- * topic, the 64 KB limit, the cached existence check, JSON, then the shared ingestion path.
+ * topic, the 64 KB limit, the source check (active, MQTT), JSON, then the shared ingestion path.
  * `consume` resolves once the row is committed or the message is refused for good, and only
  * then is it acknowledged (to the device or to the broker). While storage is down a message
  * is retried with backoff, holding one of `MQTT_MAX_IN_FLIGHT` slots: at the cap intake stops
@@ -46,7 +45,7 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
   private paused = false;
 
   constructor(
-    private readonly sources: SourceExistenceCache,
+    private readonly sources: SourceAccessCache,
     private readonly ingestion: TelemetryIngestion,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -134,17 +133,17 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
       return 'rejected';
     }
     return this.retryWhileUnavailable(async () => {
-      if (!(await this.sources.exists(sunSourceId))) return 'ignored';
+      if (!(await this.sources.admits(sunSourceId, 'MQTT'))) return 'ignored';
       const data = parseJson(payload);
       if (data === NOT_JSON) {
         this.logger.debug({ sunSourceId }, 'malformed telemetry JSON dropped');
         return 'rejected';
       }
-      const outcome = await this.ingestion.ingest(sunSourceId, data, receivedAt);
+      const outcome = await this.ingestion.ingest(sunSourceId, data, receivedAt, 'MQTT');
       if (outcome.status === 'rejected') {
         this.logger.debug({ sunSourceId, reason: outcome.reason }, 'telemetry rejected');
       }
-      return outcome.status;
+      return outcome.status === 'refused' ? 'ignored' : outcome.status;
     });
   }
 

@@ -12,8 +12,10 @@ export type DeviceAuthentication = 'superuser' | 'device' | 'deny';
 const DECOY_KEY = `ak_${'0'.repeat(64)}`;
 
 /**
- * The broker's questions (DECISIONS.md "MQTT"): may this client connect, and may it publish
- * there? Answers never reveal whether a source exists: every refusal is the same.
+ * The broker's questions: may this client connect, and may it publish there? Both are asked of
+ * the source as the announced cache holds it (forgotten in every process when the source
+ * changes), so each answer reflects whether it is active and an MQTT source. Answers never reveal
+ * whether a source exists: every refusal is the same.
  */
 @Injectable()
 export class DeviceAuthService {
@@ -36,15 +38,22 @@ export class DeviceAuthService {
     return identity && key && keyMatches && clientId === identity.clientId ? 'device' : 'deny';
   }
 
-  /** Devices publish to their own source's topic, nothing else; the ingestor may do anything. */
-  authorize(clientId: string, username: string, topic: string, action: string): boolean {
+  /**
+   * Devices publish to their own source's topic, nothing else, and only while that source is
+   * active and an MQTT source: a client whose disconnect failed or lagged is refused here on its
+   * next uncached publish. The ingestor may do anything.
+   */
+  async authorize(clientId: string, username: string, topic: string, action: string): Promise<boolean> {
     if (username === ingestorCredentials(this.config).username) return true;
     const identity = deviceIdentity(username);
-    return (
-      identity !== undefined &&
-      clientId === identity.clientId &&
-      action === 'publish' &&
-      deviceTopics(this.config.mqtt.topicPrefix, identity.sunSourceId).includes(topic)
-    );
+    if (
+      identity === undefined ||
+      clientId !== identity.clientId ||
+      action !== 'publish' ||
+      !deviceTopics(this.config.mqtt.topicPrefix, identity.sunSourceId).includes(topic)
+    )
+      return false;
+    const source = await this.sourceAccess.lookup(identity.sunSourceId);
+    return source?.connectionType === 'MQTT' && source.isActive;
   }
 }

@@ -2,7 +2,8 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
-import { NotFoundError } from '../common/domain-error';
+import { NotFoundError, ServiceUnavailableError } from '../common/domain-error';
+import { ConnectionType } from './sun-source.entity';
 import { SourceAccess, SourceHeading, SunSourceRepository } from './sun-source.repository';
 
 /** Channel on which every process hears that a source changed or went. */
@@ -41,6 +42,18 @@ export class SourceAccessCache implements OnApplicationShutdown {
 
   lookup(sunSourceId: string): Promise<SourceAccess | null> {
     return this.cache.lookup(sunSourceId, () => this.sources.findAccess(sunSourceId));
+  }
+
+  /**
+   * Whether a device's message that came by `via` may be taken: its source exists, is active and
+   * takes that transport. Throws `ServiceUnavailableError` when neither the cache nor the
+   * database can answer, so the caller retries rather than drops.
+   */
+  async admits(sunSourceId: string, via: ConnectionType): Promise<boolean> {
+    const source = await this.lookup(sunSourceId).catch((error: unknown) => {
+      throw new ServiceUnavailableError('Source lookup failed. Retry later.', { cause: error });
+    });
+    return source !== null && source.isActive && source.connectionType === via;
   }
 
   /** The ownership check in front of every read of a source's telemetry, prices or sharing. */

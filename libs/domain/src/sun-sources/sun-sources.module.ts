@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/secret-box';
 import { DeviceDisconnector } from '../devices/device-disconnector';
+import { EmqxKicks } from '../devices/emqx-kicks';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { PowerGroupsModule } from '../power-groups/power-groups.module';
@@ -18,10 +19,19 @@ import { SunSourcesService } from './sun-sources.service';
     KwhPriceRepository,
     SecretBox,
     SourceCredentials,
+    EmqxKicks,
     DeviceDisconnector,
     SourceAccessCache,
     SunSourcesService,
   ],
-  exports: [SunSourceRepository, KwhPriceRepository, SourceCredentials, SunSourcesService, SourceAccessCache],
+  exports: [
+    SunSourceRepository,
+    KwhPriceRepository,
+    SourceCredentials,
+    SunSourcesService,
+    SourceAccessCache,
+    DeviceDisconnector,
+    EmqxKicks,
+  ],
 })
 export class SunSourcesModule {}

@@ -2,11 +2,11 @@ import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '@solar/auth';
-import { HEALTH_CHECKS, HealthCheck } from './health-check';
+import { HEALTH_CHECKS, HealthCheck, HealthDetail } from './health-check';
 
 const CHECK_TIMEOUT_MS = 2000;
 
-type CheckState = 'up' | 'down';
+type CheckState = 'up' | 'down' | HealthDetail;
 
 @ApiTags('health')
 @Controller('api/health')
@@ -15,16 +15,22 @@ export class HealthController {
 
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Liveness and readiness: 200 when every dependency answers, 503 otherwise' })
+  @ApiOperation({
+    summary:
+      'Liveness and readiness: 200 when every dependency answers (status degraded when a non-critical check is not up), 503 otherwise',
+  })
   async health(@Res() response: Response): Promise<void> {
     const states = await Promise.all(this.checks.map((check) => probe(check)));
     const checks = Object.fromEntries(this.checks.map((check, index) => [check.name, states[index]]));
-    const healthy = states.every((state) => state === 'up');
+    const isUp = (state: CheckState) =>
+      state === 'up' || (typeof state === 'object' && state.status === 'up');
+    const healthy = this.checks.every((check, index) => check.critical === false || isUp(states[index]));
+    const status = !healthy ? 'error' : states.every(isUp) ? 'ok' : 'degraded';
     const details = Object.fromEntries(
       this.checks.flatMap((check) => (check.details ? [[check.name, check.details()]] : [])),
     );
     response.status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({
-      status: healthy ? 'ok' : 'error',
+      status,
       checks,
       ...(Object.keys(details).length > 0 ? { details } : {}),
     });
@@ -37,8 +43,7 @@ async function probe(check: HealthCheck): Promise<CheckState> {
     timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
   });
   try {
-    await Promise.race([check.check(), timeout]);
-    return 'up';
+    return (await Promise.race([check.check(), timeout])) ?? 'up';
   } catch {
     return 'down';
   } finally {

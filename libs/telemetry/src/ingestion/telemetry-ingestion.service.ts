@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { ServiceUnavailableError } from '@solar/domain';
+import { ConnectionType, ServiceUnavailableError } from '@solar/domain';
 import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
 import { StoredNeighbours } from '../storage/stored-neighbours';
@@ -13,6 +13,8 @@ export type IngestOutcome =
   | { status: 'duplicate' }
   /** The source sent more messages than its budget allows in the current window. */
   | { status: 'overBudget'; retryAfterSeconds: number }
+  /** The source was revoked (gone, switched off, or no longer of this transport) as it was written. */
+  | { status: 'refused' }
   | { status: 'rejected'; reason: TelemetryRejection | 'unstorable'; message: string };
 
 export const UNSTORABLE_TEXT =
@@ -37,7 +39,16 @@ export class TelemetryIngestion {
     private readonly neighbours: StoredNeighbours,
   ) {}
 
-  async ingest(sunSourceId: string, payload: unknown, receivedAt: Date): Promise<IngestOutcome> {
+  /**
+   * `via`: the device transport the message came by; the row is then stored only while the
+   * source is active and of that type, whatever the caller's cache said a moment before.
+   */
+  async ingest(
+    sunSourceId: string,
+    payload: unknown,
+    receivedAt: Date,
+    via?: ConnectionType,
+  ): Promise<IngestOutcome> {
     const normalized = normalizeTelemetry(payload, receivedAt);
     if (!normalized.ok) return { status: 'rejected', reason: normalized.reason, message: normalized.message };
 
@@ -68,11 +79,13 @@ export class TelemetryIngestion {
       }
     }
 
-    const stored = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw }).catch(withdraw);
+    const written = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw, via }).catch(withdraw);
+    // Nothing stored: the windows must not hold it against the source should it be switched on again.
+    if (written === 'refused') await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
     // Left in place if this fails, the entry only throttles its neighbours until it expires.
-    if (admission.beyondMemory) await this.windows.release(sunSourceId, ts).catch(() => undefined);
-    // Not stored although admitted: that source and timestamp were stored before the windows saw it.
-    return stored ? { status: 'stored' } : { status: 'duplicate' };
+    else if (admission.beyondMemory) await this.windows.release(sunSourceId, ts).catch(() => undefined);
+    // A duplicate although admitted: that source and timestamp were stored before the windows saw it.
+    return { status: written };
   }
 
   /**

@@ -37,7 +37,9 @@ export class WebhookIngestion {
     if (!secret) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
 
     verifyWebhookSecret(secret, body, payload, credentials, receivedAt);
-    return this.ingestion.ingest(source.id, payload, receivedAt);
+    // The write itself refuses the row should the source have been switched off, deleted or made
+    // an MQTT source since the lookup above (`refused`, answered as if it had been then).
+    return this.ingestion.ingest(source.id, payload, receivedAt, 'Webhook');
   }
 }
 

@@ -4,11 +4,17 @@ import { ADD_TO_HOURLY, HOURLY_VALUE_COLUMNS, RAW_ROLLUP_COLUMNS, RAW_TO_HOURLY 
 
 /**
  * One statement for a whole batch: every column travels as one array parameter and `unnest` turns
- * them back into rows, so a batch of any size is a single statement of fixed shape. Rows of a
- * source deleted meanwhile are dropped by the join instead of failing the batch on the foreign
- * key, and a (source, timestamp) already stored is skipped (idempotent storage). The rows it did
- * store are added to their hours in `telemetry_hourly` by the same statement, so the rollup
- * commits with them.
+ * them back into rows, so a batch of any size is a single statement of fixed shape. A (source,
+ * timestamp) already stored is skipped (idempotent storage). The rows it did store are added to
+ * their hours in `telemetry_hourly` by the same statement, so the rollup commits with them.
+ *
+ * The last word on revocation: a row that came by a device transport is stored only if its source
+ * still exists, is active and still takes that transport, as the statement's snapshot sees it. The
+ * caches in front may lag a change by a few milliseconds; this cannot, so once the UPDATE or
+ * DELETE that revoked a source has committed, no statement starting after it stores a row of that
+ * source. Refused rows neither fail the batch (a deleted source is not a foreign-key error) nor
+ * come back as stored: the statement also returns the (source, transport) pairs it refused, with
+ * '' for rows that came by no transport.
  */
 const columns = [
   'sun_source_id',
@@ -31,6 +37,11 @@ const parameterTypes = [
   'jsonb[]',
 ];
 
+/** Beside the columns: the transport each row came by (NULL: only the source's existence matters). */
+const viaIndex = columns.length;
+const sourceIds = `$1::${parameterTypes[0]}`;
+const vias = `$${viaIndex + 1}::text[]`;
+
 const selected = columns.map((column, index) => {
   const value = `u.c${index}`;
   if (CODE_FIELDS.some((field) => field.column === column)) {
@@ -41,13 +52,27 @@ const selected = columns.map((column, index) => {
 
 // Both INSERTs take their rows in key order: concurrent batches (several api and ingestor
 // processes) then lock the keys they share, raw and hourly, in the same order and cannot deadlock.
+// `admitted` key-share locks its sources first, in id order, before any row is written: a DELETE
+// of one of them then either waits for this batch, or this batch waits for it and skips the
+// source once it is gone. Locked after the rows, as the foreign-key checks at the statement's end
+// would, the two would each hold what the other's cascade or check needs, and deadlock. The lock
+// does not conflict with an UPDATE of other columns (switching off, rotating a key).
 export const INSERT_TELEMETRY_SQL = `
-  WITH inserted AS (
+  WITH pairs AS (
+    SELECT DISTINCT id, coalesce(via, '') AS via FROM unnest(${sourceIds}, ${vias}) AS t(id, via)
+  ), admitted AS MATERIALIZED (
+    SELECT s.id, p.via
+      FROM pairs p
+      JOIN sun_sources s
+        ON s.id = p.id AND (p.via = '' OR (s.is_active AND s.connection_type = p.via))
+     ORDER BY s.id
+       FOR KEY SHARE OF s
+  ), inserted AS (
     INSERT INTO telemetry (${columns.join(', ')})
     SELECT ${selected.join(', ')}
-      FROM unnest(${parameterTypes.map((type, index) => `$${index + 1}::${type}`).join(', ')})
-           AS u(${columns.map((_, index) => `c${index}`).join(', ')})
-      JOIN sun_sources s ON s.id = u.c0
+      FROM unnest(${[...parameterTypes, 'text[]'].map((type, index) => `$${index + 1}::${type}`).join(', ')})
+           AS u(${[...columns, 'via'].map((_, index) => `c${index}`).join(', ')})
+      JOIN admitted a ON a.id = u.c0 AND a.via = coalesce(u.c${viaIndex}, '')
      ORDER BY u.c0, u.c1
     ON CONFLICT (sun_source_id, ts) DO NOTHING
     RETURNING sun_source_id, ts, ${RAW_ROLLUP_COLUMNS.join(', ')}
@@ -59,7 +84,10 @@ export const INSERT_TELEMETRY_SQL = `
      ORDER BY 1, 2
     ON CONFLICT (sun_source_id, hour) DO UPDATE SET ${ADD_TO_HOURLY.join(', ')}
   )
-  SELECT sun_source_id, ts FROM inserted`;
+  SELECT sun_source_id, ts, NULL AS refused_via FROM inserted
+  UNION ALL
+  SELECT p.id, NULL, p.via FROM pairs p
+   WHERE NOT EXISTS (SELECT 1 FROM admitted a WHERE a.id = p.id AND a.via = p.via)`;
 
 /**
  * The array parameters of `INSERT_TELEMETRY_SQL` for `points`, column by column. Ids, instants
@@ -80,7 +108,20 @@ export function insertParameters(points: readonly TelemetryPoint[]): unknown[] {
       }),
     ),
     points.map((point) => JSON.stringify(point.raw)),
+    points.map((point) => point.via ?? null),
   ];
+}
+
+/** A row of `INSERT_TELEMETRY_SQL`'s answer: a stored point, or (ts null) a refused source and transport. */
+export interface InsertedOrRefused {
+  sun_source_id: string;
+  ts: Date | null;
+  refused_via: string | null;
+}
+
+/** The key under which a refused (source, transport) is looked up for each point of the batch. */
+export function refusalKey(sunSourceId: string, via: string | null | undefined): string {
+  return `${sunSourceId}|${via ?? ''}`;
 }
 
 /** `{a,NULL,b}` for elements that need no quoting in a PostgreSQL array: UUIDs, ISO instants, finite numbers. */

@@ -1,3 +1,4 @@
+import type { ConnectionType } from '@solar/domain';
 import { TelemetryValues } from '../telemetry-fields';
 
 /** One normalized message, ready to store. */
@@ -9,4 +10,9 @@ export interface TelemetryPoint {
   values: TelemetryValues;
   /** The payload as received, minus the webhook `key`. */
   raw: Record<string, unknown>;
+  /**
+   * The device transport it came by: stored only while its source is active and of this type.
+   * Absent for what the owner has generated, which only needs the source to exist.
+   */
+  via?: ConnectionType;
 }

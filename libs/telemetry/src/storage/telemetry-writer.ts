@@ -1,7 +1,13 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { INSERT_TELEMETRY_SQL, insertParameters, pointKey } from './telemetry-insert';
+import {
+  INSERT_TELEMETRY_SQL,
+  InsertedOrRefused,
+  insertParameters,
+  pointKey,
+  refusalKey,
+} from './telemetry-insert';
 import { TelemetryPartitions } from './telemetry-partitions';
 import { TelemetryPoint } from './telemetry-point';
 
@@ -17,16 +23,28 @@ const NO_PARTITION = '23514';
  */
 const isRowRefusal = (error: unknown) => /^2[23]/.test(String((error as { code?: string }).code ?? ''));
 
+/**
+ * `stored`: committed. `duplicate`: that source and timestamp were stored already. `refused`: the
+ * source is gone, or no longer active and of the transport the point came by; final, not retried.
+ */
+export type WriteResult = 'stored' | 'duplicate' | 'refused';
+
+interface BatchResult {
+  stored: Set<string>;
+  /** `refusalKey`s of the (source, transport) pairs the statement refused. */
+  refused: Set<string>;
+}
+
 interface Pending {
   point: TelemetryPoint;
-  resolve: (stored: boolean) => void;
+  resolve: (result: WriteResult) => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * Group commit: concurrent writers share one INSERT. `write` resolves once the batch holding the
- * point is committed (true: stored; false: that source and timestamp were already stored, or the
- * source is gone), and rejects if the batch failed, so nothing is acknowledged before it is durable.
+ * point is committed, with what became of the point, and rejects if the batch failed, so nothing
+ * is acknowledged before it is durable.
  */
 @Injectable()
 export class TelemetryWriter implements OnApplicationShutdown {
@@ -40,7 +58,7 @@ export class TelemetryWriter implements OnApplicationShutdown {
     private readonly partitions: TelemetryPartitions,
   ) {}
 
-  write(point: TelemetryPoint): Promise<boolean> {
+  write(point: TelemetryPoint): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ point, resolve, reject });
       if (this.pending.length >= MAX_BATCH) this.flush();
@@ -87,23 +105,30 @@ export class TelemetryWriter implements OnApplicationShutdown {
       else unique.set(key, entry);
     }
     const points = [...unique.values()].map((entry) => entry.point);
-    for (const entry of repeats) entry.resolve(false);
     try {
-      const stored = await this.insertWithPartitions(points);
-      for (const [key, entry] of unique) entry.resolve(stored.has(key));
+      const result = await this.insertWithPartitions(points);
+      for (const [key, entry] of unique) entry.resolve(outcomeOf(result, key, entry.point));
+      for (const entry of repeats) {
+        entry.resolve(outcomeOf(result, undefined, entry.point));
+      }
     } catch (error) {
+      for (const entry of repeats) entry.resolve('duplicate');
       if (unique.size > 1 && isRowRefusal(error)) return this.insertOneByOne([...unique.values()]);
       this.logger.error({ err: error, points: unique.size }, 'telemetry batch failed');
       for (const entry of unique.values()) entry.reject(error);
     }
   }
 
-  /** One bad row must not cost its batch-mates their write: isolate it. */
+  /**
+   * One bad row must not cost its batch-mates their write: isolate it. A source deleted between
+   * the statement's snapshot and its foreign-key check lands here too; alone, its row is then
+   * refused by the statement's join instead of failing again.
+   */
   private async insertOneByOne(entries: Pending[]): Promise<void> {
     for (const entry of entries) {
       try {
-        const stored = await this.insertWithPartitions([entry.point]);
-        entry.resolve(stored.size > 0);
+        const key = pointKey(entry.point.sunSourceId, entry.point.ts);
+        entry.resolve(outcomeOf(await this.insertWithPartitions([entry.point]), key, entry.point));
       } catch (error) {
         this.logger.error({ err: error, sunSourceId: entry.point.sunSourceId }, 'telemetry row refused');
         entry.reject(error);
@@ -111,7 +136,7 @@ export class TelemetryWriter implements OnApplicationShutdown {
     }
   }
 
-  private async insertWithPartitions(points: TelemetryPoint[]): Promise<Set<string>> {
+  private async insertWithPartitions(points: TelemetryPoint[]): Promise<BatchResult> {
     await this.partitions.ensureFor(points.map((point) => point.ts));
     try {
       return await this.insertRows(points);
@@ -123,11 +148,22 @@ export class TelemetryWriter implements OnApplicationShutdown {
     }
   }
 
-  private async insertRows(points: TelemetryPoint[]): Promise<Set<string>> {
-    const rows: Array<{ sun_source_id: string; ts: Date }> = await this.dataSource.query(
+  private async insertRows(points: TelemetryPoint[]): Promise<BatchResult> {
+    const rows: InsertedOrRefused[] = await this.dataSource.query(
       INSERT_TELEMETRY_SQL,
       insertParameters(points),
     );
-    return new Set(rows.map((row) => pointKey(row.sun_source_id, row.ts)));
+    const result: BatchResult = { stored: new Set(), refused: new Set() };
+    for (const row of rows) {
+      if (row.ts === null) result.refused.add(refusalKey(row.sun_source_id, row.refused_via || null));
+      else result.stored.add(pointKey(row.sun_source_id, row.ts));
+    }
+    return result;
   }
+}
+
+/** `key` undefined: a resend inside the batch, which is never the copy that was stored. */
+function outcomeOf(result: BatchResult, key: string | undefined, point: TelemetryPoint): WriteResult {
+  if (result.refused.has(refusalKey(point.sunSourceId, point.via))) return 'refused';
+  return key !== undefined && result.stored.has(key) ? 'stored' : 'duplicate';
 }

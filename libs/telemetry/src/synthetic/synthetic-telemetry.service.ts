@@ -84,7 +84,7 @@ export class SyntheticTelemetryService implements OnModuleDestroy {
       const results = await Promise.all(
         batch.map((reading) => this.writer.write(toPoint(sunSourceId, reading, receivedAt))),
       );
-      stored += results.filter(Boolean).length;
+      stored += results.filter((result) => result === 'stored').length;
     }
     return stored;
   }
