@@ -79,20 +79,37 @@ export class UserRepository {
   }
 
   /**
-   * Counts one failed attempt atomically; the attempt that reaches `maxAttempts` locks the
-   * account until `lockUntil` and starts a fresh count. Returns whether the account is now locked.
+   * Takes one of the account's `maxAttempts` attempt slots before the credential is compared,
+   * in one statement, so that parallel attempts (in any number of processes) cannot all pass.
+   * The slot counts as a failed attempt until `resetAttempts`; the slot that fills the last
+   * place locks the account until `lockUntil` at once. A lock that has run out starts a fresh
+   * count. Returns false, and takes nothing, while the account is locked or every slot is taken.
    */
-  async recordFailedAttempt(id: string, maxAttempts: number, lockUntil: Date): Promise<boolean> {
-    const rows: Array<{ locked: boolean }> = await this.users.query(
+  async takeAttemptSlot(id: string, now: Date, maxAttempts: number, lockUntil: Date): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [, affected]: [unknown, number] = await this.users.query(
       `UPDATE users
-          SET failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0 ELSE failed_attempts + 1 END,
-              locked_until    = CASE WHEN failed_attempts + 1 >= $2 THEN $3 ELSE locked_until END,
+          SET failed_attempts = CASE WHEN locked_until <= $2 THEN 1 ELSE failed_attempts + 1 END,
+              locked_until    = CASE WHEN (CASE WHEN locked_until <= $2 THEN 1 ELSE failed_attempts + 1 END) >= $3
+                                     THEN $4::timestamptz END,
               updated_at      = now()
         WHERE id = $1
-    RETURNING locked_until = $3 AS locked`,
-      [id, maxAttempts, lockUntil],
+          AND ((locked_until IS NULL AND failed_attempts < $3) OR locked_until <= $2)`,
+      [id, now, maxAttempts, lockUntil],
     );
-    return rows[0]?.locked === true;
+    return affected > 0;
+  }
+
+  /**
+   * A correct credential: the count starts again and any lock goes. No account-cache notice:
+   * the cache holds neither field.
+   */
+  async resetAttempts(id: string): Promise<void> {
+    await this.users.query(
+      `UPDATE users SET failed_attempts = 0, locked_until = NULL, updated_at = now()
+        WHERE id = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)`,
+      [id],
+    );
   }
 
   /** Users whose e-mail or name contains `search` (case-insensitive), newest first. */
