@@ -18,6 +18,12 @@ export interface NewUser {
   verificationCodeExpiresAt: Date | null;
 }
 
+/** An account as a session sees it: the user, and the generation its sessions must carry. */
+export interface SessionAccount {
+  user: UserInfo;
+  sessionGeneration: number;
+}
+
 export interface AdminUserRow {
   id: string;
   email: string;
@@ -50,13 +56,20 @@ export class UserRepository {
    * The session's account as every authenticated request needs it, from the account cache (a
    * prepared statement behind it). Frozen: the same object answers many requests.
    */
-  findUserInfo(id: string): Promise<UserInfo | null> {
+  findSessionAccount(id: string): Promise<SessionAccount | null> {
     return this.accounts.lookup(id, async () => {
-      const [row] = await this.prepared.query<UserInfo>(
-        `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles FROM users WHERE id = $1`,
+      const [row] = await this.prepared.query<UserInfo & { sessionGeneration: number }>(
+        `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles,
+                session_generation AS "sessionGeneration"
+           FROM users WHERE id = $1`,
         [id],
       );
-      return row ? Object.freeze({ ...row, roles: Object.freeze(row.roles) as UserInfo['roles'] }) : null;
+      if (!row) return null;
+      const { sessionGeneration, ...user } = row;
+      return Object.freeze({
+        user: Object.freeze({ ...user, roles: Object.freeze(user.roles) as UserInfo['roles'] }),
+        sessionGeneration,
+      });
     });
   }
 
@@ -66,7 +79,9 @@ export class UserRepository {
 
   async create(user: NewUser): Promise<UserEntity> {
     try {
-      return await this.users.save(this.users.create({ ...user, failedAttempts: 0, lockedUntil: null }));
+      return await this.users.save(
+        this.users.create({ ...user, failedAttempts: 0, lockedUntil: null, sessionGeneration: 0 }),
+      );
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new EmailTakenError(user.email);
       throw error;
@@ -110,6 +125,26 @@ export class UserRepository {
         WHERE id = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)`,
       [id],
     );
+  }
+
+  /**
+   * Makes the account an administrator: every role, verified, no pending code, no lock. With a
+   * `passwordHash`, also that password, and every session started before ends (its generation
+   * moves on), in the same statement.
+   */
+  async makeAdministrator(id: string, roles: Role[], passwordHash: string | null): Promise<void> {
+    await this.users.query(
+      `UPDATE users
+          SET roles = $2::text[], email_verified = true,
+              verification_code_hash = NULL, verification_code_expires_at = NULL,
+              failed_attempts = 0, locked_until = NULL,
+              password_hash = coalesce($3, password_hash),
+              session_generation = session_generation + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END,
+              updated_at = now()
+        WHERE id = $1`,
+      [id, roles, passwordHash],
+    );
+    await this.accounts.forget(id);
   }
 
   /** Users whose e-mail or name contains `search` (case-insensitive), newest first. */
