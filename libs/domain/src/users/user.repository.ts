@@ -147,6 +147,27 @@ export class UserRepository {
     await this.accounts.forget(id);
   }
 
+  /**
+   * Removes up to `limit` accounts never verified that were created before `createdBefore` and
+   * hold no code still valid at `now` (someone may be verifying right then); returns how many.
+   * Rows another transaction holds are skipped for the next run. No account-cache notice: an
+   * unverified account never had a session, so no process holds it.
+   */
+  async deleteUnverifiedBatch(createdBefore: Date, now: Date, limit: number): Promise<number> {
+    const [, affected]: [unknown, number] = await this.users.query(
+      `DELETE FROM users
+        WHERE id IN (SELECT id FROM users
+                      WHERE NOT email_verified AND created_at < $1
+                        AND (verification_code_expires_at IS NULL OR verification_code_expires_at <= $2)
+                      ORDER BY created_at
+                      LIMIT $3
+                        FOR UPDATE SKIP LOCKED)
+          AND NOT email_verified`,
+      [createdBefore, now, limit],
+    );
+    return affected;
+  }
+
   /** Users whose e-mail or name contains `search` (case-insensitive), newest first. */
   async listForAdmin(
     search: string | undefined,
