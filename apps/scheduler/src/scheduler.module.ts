@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
-import { Clock, ClockModule, WeatherModule } from '@solar/domain';
+import { AccountCleanupModule, Clock, ClockModule, WeatherModule } from '@solar/domain';
 import { HealthModule, LoggingModule } from '@solar/platform';
 import { ForecastCompute, PredictionWorkerModule } from '@solar/predictions';
 import { RedisModule } from '@solar/redis';
@@ -34,6 +34,7 @@ export class SchedulerModule {
         options.clock ? ClockModule.with(options.clock) : ClockModule,
         TelemetryQueryModule,
         WeatherModule,
+        AccountCleanupModule,
         // The queue consumer runs with the crons, not in a one-off `npm run job`.
         PredictionWorkerModule.forRoot({ compute: options.forecastCompute, consume: crons }),
         ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot()] : []),

@@ -6,6 +6,8 @@ export type AuthenticatedUser = UserInfo & { roles: Role[] };
 declare module 'express-session' {
   interface SessionData {
     userId: string;
+    /** The account's session generation at login; the session ends when the account's moves on. */
+    generation: number;
   }
 }
 

@@ -6,7 +6,8 @@ import { IS_PUBLIC } from './auth.decorators';
 
 /**
  * Global guard: every route needs a session unless marked `@Public()`. The account is read
- * afresh on each request, so a deleted account or a changed role takes effect at once.
+ * afresh on each request, so a deleted account, a changed role or the end of all the account's
+ * sessions (its session generation moved on) takes effect at once.
  */
 @Injectable()
 export class SessionGuard implements CanActivate {
@@ -25,9 +26,12 @@ export class SessionGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<Request>();
     const userId = request.session?.userId;
-    const user = userId ? await this.users.findUserInfo(userId) : null;
-    if (!user) throw new UnauthorizedException('Authentication required');
-    request.authenticatedUser = user;
+    const account = userId ? await this.users.findSessionAccount(userId) : null;
+    // A session saved before generations existed carries none: it belongs to generation 0.
+    if (!account || account.sessionGeneration !== (request.session.generation ?? 0)) {
+      throw new UnauthorizedException('Authentication required');
+    }
+    request.authenticatedUser = account.user;
     return true;
   }
 }

@@ -54,7 +54,7 @@ export class AuthController {
   @ApiBadRequestResponse({ description: 'Invalid credentials, e-mail not verified, or account locked' })
   async login(@Body() body: LoginDto, @Req() request: Request): Promise<AuthResponseDto> {
     const user = await this.accounts.authenticate(body.email, body.password);
-    await this.sessions.start(request, user.id, body.rememberMe === true);
+    await this.sessions.start(request, user, body.rememberMe === true);
     return authResponse('Login successful', toUserInfo(user));
   }
 

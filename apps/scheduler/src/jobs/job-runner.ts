@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, ScheduledWeatherRefresh } from '@solar/domain';
+import { Clock, ScheduledWeatherRefresh, UnverifiedAccountCleanup } from '@solar/domain';
 import { ScheduledPredictions } from '@solar/predictions';
 import { RedisLocks } from '@solar/redis';
 import { TelemetryDownsampler } from '@solar/telemetry';
 
-export const JOB_NAMES = ['downsample', 'weather', 'predict'] as const;
+export const JOB_NAMES = ['downsample', 'weather', 'predict', 'unverified-accounts'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export type JobReport =
@@ -33,11 +33,13 @@ export class JobRunner {
     downsampler: TelemetryDownsampler,
     weatherRefresh: ScheduledWeatherRefresh,
     predictions: ScheduledPredictions,
+    unverifiedAccounts: UnverifiedAccountCleanup,
   ) {
     this.jobs = {
       downsample: async () => ({ ...(await downsampler.downsampleAll(this.clock.now())) }),
       weather: async () => ({ ...(await weatherRefresh.run()) }),
       predict: async () => ({ ...(await predictions.run()) }),
+      'unverified-accounts': async () => ({ ...(await unverifiedAccounts.run()) }),
     };
   }
 

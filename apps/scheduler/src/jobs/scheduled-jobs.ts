@@ -6,7 +6,7 @@ import { JobReport, JobRunner } from './job-runner';
 /** The minute a cron fired for: every replica computes the same slot for the same firing. */
 const slotOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
 
-/** The crons of SPEC.md §1, in UTC. */
+/** The crons of the scheduled jobs, and the removal of old unverified accounts, in UTC. */
 @Injectable()
 export class ScheduledJobs {
   constructor(
@@ -29,5 +29,11 @@ export class ScheduledJobs {
   @Cron('0 2 * * 0', { name: 'downsample', timeZone: 'UTC' })
   downsample(): Promise<JobReport> {
     return this.runner.run('downsample', slotOf(this.clock.now()));
+  }
+
+  /** Hourly: an unverified account outlives its allowed age by an hour at most. */
+  @Cron('15 * * * *', { name: 'unverified-accounts', timeZone: 'UTC' })
+  unverifiedAccounts(): Promise<JobReport> {
+    return this.runner.run('unverified-accounts', slotOf(this.clock.now()));
   }
 }

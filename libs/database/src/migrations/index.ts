@@ -6,6 +6,7 @@ import { CreateWeather1764400000000 } from './1764400000000-create-weather';
 import { CreateSourceSharing1764500000000 } from './1764500000000-create-source-sharing';
 import { CreateForecasts1764600000000 } from './1764600000000-create-forecasts';
 import { CreateTelemetryHourly1764700000000 } from './1764700000000-create-telemetry-hourly';
+import { AddUserSessionGeneration1764810000000 } from './1764810000000-add-user-session-generation';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   CreateSourceSharing1764500000000,
   CreateForecasts1764600000000,
   CreateTelemetryHourly1764700000000,
+  AddUserSessionGeneration1764810000000,
 ];

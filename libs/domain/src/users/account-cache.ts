@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
-import { UserInfo } from './user-info';
+import type { SessionAccount } from './user.repository';
 
 /** Channel on which every process hears that an account changed or went. */
 export const accountChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) =>
@@ -17,7 +17,7 @@ export const ACCOUNT_CACHE_TTL_MS = 30_000;
  * so a deleted account or a changed role still takes effect on the next request.
  */
 @Injectable()
-export class AccountCache extends AnnouncedCache<UserInfo | null> {
+export class AccountCache extends AnnouncedCache<SessionAccount | null> {
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
     super({
       redis,

@@ -79,10 +79,15 @@ export class AccountsService {
     }
   }
 
+  /**
+   * Every call on a known account takes an attempt slot before the code is looked at, a verified
+   * account's included: any code sent for it is a failed attempt ("already verified"), so that
+   * codes cannot be tried against it either.
+   */
   async verifyEmail(emailInput: string, code: string): Promise<UserInfo> {
     const user = await this.users.findByEmail(normalizeEmail(emailInput));
     if (!user) throw new AuthFailedError(AuthMessages.invalidCode);
-    this.assertNotLocked(user);
+    if (!(await this.takeAttemptSlot(user))) throw new AuthFailedError(AuthMessages.locked);
     if (user.emailVerified) throw new AuthFailedError(AuthMessages.alreadyVerified);
 
     const now = this.clock.now();
@@ -91,10 +96,7 @@ export class AccountsService {
       user.verificationCodeExpiresAt !== null &&
       user.verificationCodeExpiresAt > now &&
       verificationCodeMatches(this.config.secretsKey, user.id, code, user.verificationCodeHash);
-    if (!valid) {
-      await this.recordFailure(user);
-      throw new AuthFailedError(AuthMessages.invalidCode);
-    }
+    if (!valid) throw new AuthFailedError(AuthMessages.invalidCode);
 
     await this.users.update(user.id, {
       emailVerified: true,
@@ -116,21 +118,27 @@ export class AccountsService {
     await this.issueCode(user);
   }
 
-  /** Returns the account whose credentials these are, or throws an `AuthFailedError`. */
+  /**
+   * Returns the account whose credentials these are, or throws an `AuthFailedError`. The attempt
+   * slot is taken before the comparison, so a burst of parallel guesses gets no more
+   * comparisons than the lock allows.
+   */
   async authenticate(emailInput: string, password: string): Promise<UserEntity> {
     const user = await this.users.findByEmail(normalizeEmail(emailInput));
-    // Always verify a hash, a decoy one for an unknown e-mail, so timing does not tell them apart.
-    const passwordMatches = await this.hasher.verify(user?.passwordHash, password);
-    if (!user) throw new AuthFailedError(AuthMessages.invalidCredentials);
-    this.assertNotLocked(user);
-    if (!passwordMatches) {
-      await this.recordFailure(user);
+    // Hashed either way, a decoy hash for an unknown e-mail, so that an unknown e-mail and a wrong
+    // password take the same time.
+    if (!user) {
+      await this.hasher.verify(undefined, password);
       throw new AuthFailedError(AuthMessages.invalidCredentials);
     }
-    if (!user.emailVerified) throw new AuthFailedError(AuthMessages.notVerified);
-    if (user.failedAttempts > 0 || user.lockedUntil) {
-      await this.users.update(user.id, { failedAttempts: 0, lockedUntil: null });
+    // No hash for a locked account: its answer already says the account exists, and a burst of
+    // guesses against it then costs no CPU.
+    if (!(await this.takeAttemptSlot(user))) throw new AuthFailedError(AuthMessages.locked);
+    if (!(await this.hasher.verify(user.passwordHash, password))) {
+      throw new AuthFailedError(AuthMessages.invalidCredentials);
     }
+    await this.users.resetAttempts(user.id);
+    if (!user.emailVerified) throw new AuthFailedError(AuthMessages.notVerified);
     return user;
   }
 
@@ -144,13 +152,14 @@ export class AccountsService {
     await this.mail.sendVerificationCode(user.email, code);
   }
 
-  private assertNotLocked(user: UserEntity): void {
-    if (user.lockedUntil && user.lockedUntil > this.clock.now())
-      throw new AuthFailedError(AuthMessages.locked);
-  }
-
-  private async recordFailure(user: UserEntity): Promise<void> {
-    const lockUntil = new Date(this.clock.now().getTime() + LOCK_MINUTES * 60_000);
-    await this.users.recordFailedAttempt(user.id, MAX_FAILED_ATTEMPTS, lockUntil);
+  /**
+   * One attempt slot of `MAX_FAILED_ATTEMPTS` (see `UserRepository.takeAttemptSlot`): false
+   * while the account is locked or every slot is taken by attempts that failed or are still
+   * being compared; such an attempt is answered "locked" without being evaluated.
+   */
+  private takeAttemptSlot(user: UserEntity): Promise<boolean> {
+    const now = this.clock.now();
+    const lockUntil = new Date(now.getTime() + LOCK_MINUTES * 60_000);
+    return this.users.takeAttemptSlot(user.id, now, MAX_FAILED_ATTEMPTS, lockUntil);
   }
 }

@@ -37,6 +37,10 @@ export class UserEntity {
   @Column('timestamptz', { nullable: true })
   lockedUntil!: Date | null;
 
+  /** Moves on to end every session of the account (see `SessionAccount`). */
+  @Column('integer')
+  sessionGeneration!: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -18,6 +18,12 @@ export interface NewUser {
   verificationCodeExpiresAt: Date | null;
 }
 
+/** An account as a session sees it: the user, and the generation its sessions must carry. */
+export interface SessionAccount {
+  user: UserInfo;
+  sessionGeneration: number;
+}
+
 export interface AdminUserRow {
   id: string;
   email: string;
@@ -50,13 +56,20 @@ export class UserRepository {
    * The session's account as every authenticated request needs it, from the account cache (a
    * prepared statement behind it). Frozen: the same object answers many requests.
    */
-  findUserInfo(id: string): Promise<UserInfo | null> {
+  findSessionAccount(id: string): Promise<SessionAccount | null> {
     return this.accounts.lookup(id, async () => {
-      const [row] = await this.prepared.query<UserInfo>(
-        `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles FROM users WHERE id = $1`,
+      const [row] = await this.prepared.query<UserInfo & { sessionGeneration: number }>(
+        `SELECT id, email, first_name AS "firstName", last_name AS "lastName", roles,
+                session_generation AS "sessionGeneration"
+           FROM users WHERE id = $1`,
         [id],
       );
-      return row ? Object.freeze({ ...row, roles: Object.freeze(row.roles) as UserInfo['roles'] }) : null;
+      if (!row) return null;
+      const { sessionGeneration, ...user } = row;
+      return Object.freeze({
+        user: Object.freeze({ ...user, roles: Object.freeze(user.roles) as UserInfo['roles'] }),
+        sessionGeneration,
+      });
     });
   }
 
@@ -66,7 +79,9 @@ export class UserRepository {
 
   async create(user: NewUser): Promise<UserEntity> {
     try {
-      return await this.users.save(this.users.create({ ...user, failedAttempts: 0, lockedUntil: null }));
+      return await this.users.save(
+        this.users.create({ ...user, failedAttempts: 0, lockedUntil: null, sessionGeneration: 0 }),
+      );
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new EmailTakenError(user.email);
       throw error;
@@ -79,20 +94,78 @@ export class UserRepository {
   }
 
   /**
-   * Counts one failed attempt atomically; the attempt that reaches `maxAttempts` locks the
-   * account until `lockUntil` and starts a fresh count. Returns whether the account is now locked.
+   * Takes one of the account's `maxAttempts` attempt slots before the credential is compared,
+   * in one statement, so that parallel attempts (in any number of processes) cannot all pass.
+   * The slot counts as a failed attempt until `resetAttempts`; the slot that fills the last
+   * place locks the account until `lockUntil` at once. A lock that has run out starts a fresh
+   * count. Returns false, and takes nothing, while the account is locked or every slot is taken.
    */
-  async recordFailedAttempt(id: string, maxAttempts: number, lockUntil: Date): Promise<boolean> {
-    const rows: Array<{ locked: boolean }> = await this.users.query(
+  async takeAttemptSlot(id: string, now: Date, maxAttempts: number, lockUntil: Date): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [, affected]: [unknown, number] = await this.users.query(
       `UPDATE users
-          SET failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0 ELSE failed_attempts + 1 END,
-              locked_until    = CASE WHEN failed_attempts + 1 >= $2 THEN $3 ELSE locked_until END,
+          SET failed_attempts = CASE WHEN locked_until <= $2 THEN 1 ELSE failed_attempts + 1 END,
+              locked_until    = CASE WHEN (CASE WHEN locked_until <= $2 THEN 1 ELSE failed_attempts + 1 END) >= $3
+                                     THEN $4::timestamptz END,
               updated_at      = now()
         WHERE id = $1
-    RETURNING locked_until = $3 AS locked`,
-      [id, maxAttempts, lockUntil],
+          AND ((locked_until IS NULL AND failed_attempts < $3) OR locked_until <= $2)`,
+      [id, now, maxAttempts, lockUntil],
     );
-    return rows[0]?.locked === true;
+    return affected > 0;
+  }
+
+  /**
+   * A correct credential: the count starts again and any lock goes. No account-cache notice:
+   * the cache holds neither field.
+   */
+  async resetAttempts(id: string): Promise<void> {
+    await this.users.query(
+      `UPDATE users SET failed_attempts = 0, locked_until = NULL, updated_at = now()
+        WHERE id = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)`,
+      [id],
+    );
+  }
+
+  /**
+   * Makes the account an administrator: every role, verified, no pending code, no lock. With a
+   * `passwordHash`, also that password, and every session started before ends (its generation
+   * moves on), in the same statement.
+   */
+  async makeAdministrator(id: string, roles: Role[], passwordHash: string | null): Promise<void> {
+    await this.users.query(
+      `UPDATE users
+          SET roles = $2::text[], email_verified = true,
+              verification_code_hash = NULL, verification_code_expires_at = NULL,
+              failed_attempts = 0, locked_until = NULL,
+              password_hash = coalesce($3, password_hash),
+              session_generation = session_generation + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END,
+              updated_at = now()
+        WHERE id = $1`,
+      [id, roles, passwordHash],
+    );
+    await this.accounts.forget(id);
+  }
+
+  /**
+   * Removes up to `limit` accounts never verified that were created before `createdBefore` and
+   * hold no code still valid at `now` (someone may be verifying right then); returns how many.
+   * Rows another transaction holds are skipped for the next run. No account-cache notice: an
+   * unverified account never had a session, so no process holds it.
+   */
+  async deleteUnverifiedBatch(createdBefore: Date, now: Date, limit: number): Promise<number> {
+    const [, affected]: [unknown, number] = await this.users.query(
+      `DELETE FROM users
+        WHERE id IN (SELECT id FROM users
+                      WHERE NOT email_verified AND created_at < $1
+                        AND (verification_code_expires_at IS NULL OR verification_code_expires_at <= $2)
+                      ORDER BY created_at
+                      LIMIT $3
+                        FOR UPDATE SKIP LOCKED)
+          AND NOT email_verified`,
+      [createdBefore, now, limit],
+    );
+    return affected;
   }
 
   /** Users whose e-mail or name contains `search` (case-insensitive), newest first. */

@@ -87,8 +87,12 @@ export class UsersAdminService {
   }
 
   /**
-   * Makes sure the configured administrator exists, verified, with every role. An existing
-   * account keeps its password: the variable bootstraps an account, it does not reset one.
+   * Makes sure the configured administrator exists, verified, unlocked, with every role and
+   * `password`. The operator who sets the e-mail owns that address: an existing account with it
+   * whose password is not `password` (anybody may register any address, unverified) is taken
+   * over, not trusted: it gets `password` and every earlier session of it ends. Refusing to start
+   * instead would let whoever registered the address first block the deployment. An account
+   * that already has `password` keeps its sessions, so a restart logs nobody out.
    */
   async ensureAdministrator(emailInput: string, password: string): Promise<void> {
     const email = normalizeEmail(emailInput);
@@ -108,14 +112,21 @@ export class UsersAdminService {
         this.logger.log(`created administrator account ${email}`);
         return;
       } catch (error) {
-        // Another replica created it at the same moment: make sure of its roles instead.
+        // Another replica created it at the same moment: make sure of it instead.
         if (!(error instanceof EmailTakenError)) throw error;
         return this.ensureAdministrator(emailInput, password);
       }
     }
+    if (!(await this.hasher.verify(existing.passwordHash, password))) {
+      await this.users.makeAdministrator(existing.id, [...ALL_ROLES], await this.hasher.hash(password));
+      this.logger.warn(
+        `took over the existing account ${email} as administrator: password set from ADMIN_PASSWORD, earlier sessions ended`,
+      );
+      return;
+    }
     const missingRole = ALL_ROLES.some((role) => !existing.roles.includes(role));
-    if (missingRole || !existing.emailVerified) {
-      await this.users.update(existing.id, { roles: [...ALL_ROLES], emailVerified: true });
+    if (missingRole || !existing.emailVerified || existing.lockedUntil !== null) {
+      await this.users.makeAdministrator(existing.id, [...ALL_ROLES], null);
       this.logger.log(`granted administrator roles to ${email}`);
     }
   }
