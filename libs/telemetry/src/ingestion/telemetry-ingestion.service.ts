@@ -79,9 +79,12 @@ export class TelemetryIngestion {
       }
     }
 
-    const written = await this.writer.write({ sunSourceId, ts, receivedAt, values, raw, via }).catch(withdraw);
+    const written = await this.writer
+      .write({ sunSourceId, ts, receivedAt, values, raw, via })
+      .catch(withdraw);
     // Nothing stored: the windows must not hold it against the source should it be switched on again.
-    if (written === 'refused') await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
+    if (written === 'refused')
+      await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
     // Left in place if this fails, the entry only throttles its neighbours until it expires.
     else if (admission.beyondMemory) await this.windows.release(sunSourceId, ts).catch(() => undefined);
     // A duplicate although admitted: that source and timestamp were stored before the windows saw it.
