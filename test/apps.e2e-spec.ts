@@ -134,7 +134,15 @@ describe('the three apps as processes (CONTRACT.md)', () => {
     });
     expect(await health(ingestorPort)).toEqual({
       status: 200,
-      body: { status: 'ok', checks: { database: 'up', redis: 'up', broker: 'up' } },
+      body: {
+        status: 'ok',
+        checks: {
+          database: 'up',
+          redis: 'up',
+          broker: 'up',
+          intake: { status: 'up', inFlight: 0, maxInFlight: 2000, paused: false },
+        },
+      },
     });
 
     // Three apps raced to migrate: each migration is recorded exactly once.
@@ -179,7 +187,15 @@ describe('the three apps as processes (CONTRACT.md)', () => {
     );
     expect(await health(port)).toEqual({
       status: 503,
-      body: { status: 'error', checks: { database: 'up', redis: 'up', broker: 'down' } },
+      body: {
+        status: 'error',
+        checks: {
+          database: 'up',
+          redis: 'up',
+          broker: 'down',
+          intake: { status: 'up', inFlight: 0, maxInFlight: 2000, paused: false },
+        },
+      },
     });
     expect(logged(ingestor, 'ready')).toBe(false);
     expect(await stop(ingestor)).toEqual({ code: 0, signal: null });

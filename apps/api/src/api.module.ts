@@ -41,7 +41,11 @@ export class ApiModule {
         RedisModule.forRoot(config),
         options.clock ? ClockModule.with(options.clock) : ClockModule,
         AuthModule,
-        HealthModule.forRoot({ checks: [EmqxKicksHealthCheck], imports: [SunSourcesModule] }),
+        // Failed EMQX disconnects being retried: only where there is an EMQX to disconnect through.
+        HealthModule.forRoot({
+          checks: config.emqx.apiUrl ? [EmqxKicksHealthCheck] : [],
+          imports: [SunSourcesModule],
+        }),
         AuthApiModule,
         AdminModule,
         SunSourcesApiModule,

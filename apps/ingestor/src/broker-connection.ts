@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { IntakeState } from './telemetry/mqtt-telemetry-consumer.service';
 
 /** The ingestor's MQTT connection state, as its transport last reported it, and its intake. */
 @Injectable()
 export class BrokerConnection {
   private status = 'disconnected';
-  private intakeState: () => object = () => ({});
+  private intakeState: () => IntakeState = () => ({ inFlight: 0, maxInFlight: 0, paused: false });
 
   update(status: string): void {
     this.status = status;
@@ -15,11 +16,11 @@ export class BrokerConnection {
   }
 
   /** How full the consumer is (in flight, cap, paused), for the health check. */
-  reportIntake(state: () => object): void {
+  reportIntake(state: () => IntakeState): void {
     this.intakeState = state;
   }
 
-  intake(): object {
+  intake(): IntakeState {
     return this.intakeState();
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HealthCheck } from '@solar/platform';
+import { HealthCheck, HealthDetail } from '@solar/platform';
 import { BrokerConnection } from './broker-connection';
 
 @Injectable()
@@ -11,9 +11,21 @@ export class BrokerHealthCheck implements HealthCheck {
   async check(): Promise<void> {
     if (!this.connection.connected) throw new Error('not connected to the MQTT broker');
   }
+}
 
-  /** Messages held unacknowledged, and whether intake is paused at the cap (still healthy). */
-  details(): object {
-    return this.connection.intake();
+/**
+ * `intake: { status, inFlight, maxInFlight, paused }`: messages held unacknowledged. Paused at
+ * the cap reads `degraded` but is not a failure: the broker keeps what the ingestor does not take.
+ */
+@Injectable()
+export class IntakeHealthCheck implements HealthCheck {
+  readonly name = 'intake';
+  readonly critical = false;
+
+  constructor(private readonly connection: BrokerConnection) {}
+
+  async check(): Promise<HealthDetail> {
+    const intake = this.connection.intake();
+    return { status: intake.paused ? 'degraded' : 'up', ...intake };
   }
 }

@@ -7,7 +7,7 @@ import { RedisModule } from '@solar/redis';
 import { TelemetryIngestionModule } from '@solar/telemetry';
 import { EmbeddedBrokerModule } from './broker/embedded-broker.module';
 import { BrokerConnectionModule } from './broker-connection.module';
-import { BrokerHealthCheck } from './broker-health.check';
+import { BrokerHealthCheck, IntakeHealthCheck } from './broker-health.check';
 import { IngestorShutdown } from './ingestor-shutdown';
 import { MqttTelemetryConsumer } from './telemetry/mqtt-telemetry-consumer.service';
 import { TelemetryController } from './telemetry/telemetry.controller';
@@ -26,7 +26,7 @@ export class IngestorModule {
         RedisModule.forRoot(config),
         ClockModule,
         BrokerConnectionModule,
-        HealthModule.forRoot({ checks: [BrokerHealthCheck] }),
+        HealthModule.forRoot({ checks: [BrokerHealthCheck, IntakeHealthCheck] }),
         SunSourcesModule,
         TelemetryIngestionModule,
         ...(config.mqtt.embeddedBroker ? [EmbeddedBrokerModule] : []),

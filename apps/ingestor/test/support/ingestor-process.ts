@@ -74,8 +74,11 @@ export class IngestorProcess {
       const response = await fetch(`http://127.0.0.1:${this.port}/api/health`, {
         signal: AbortSignal.timeout(2000),
       });
-      const body = (await response.json()) as { details?: { broker?: Omit<IngestorHealth, 'status'> } };
-      return { status: response.status, ...body.details?.broker };
+      const body = (await response.json()) as {
+        checks?: { intake?: Omit<IngestorHealth, 'status'> & { status: string } };
+      };
+      const { status: _intakeStatus, ...intake } = body.checks?.intake ?? { status: 'absent' };
+      return { status: response.status, ...intake };
     } catch {
       return { status: 0 };
     }

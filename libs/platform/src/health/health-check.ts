@@ -7,8 +7,6 @@ export interface HealthCheck {
    */
   readonly critical?: boolean;
   check(): Promise<void | HealthDetail>;
-  /** Figures shown beside the verdict (e.g. how full a queue is); never secrets. */
-  details?(): object;
 }
 
 /** What a check has to say beyond up or down, shown in place of its state. */

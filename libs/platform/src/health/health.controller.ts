@@ -26,14 +26,7 @@ export class HealthController {
       state === 'up' || (typeof state === 'object' && state.status === 'up');
     const healthy = this.checks.every((check, index) => check.critical === false || isUp(states[index]));
     const status = !healthy ? 'error' : states.every(isUp) ? 'ok' : 'degraded';
-    const details = Object.fromEntries(
-      this.checks.flatMap((check) => (check.details ? [[check.name, check.details()]] : [])),
-    );
-    response.status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({
-      status,
-      checks,
-      ...(Object.keys(details).length > 0 ? { details } : {}),
-    });
+    response.status(healthy ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({ status, checks });
   }
 }
 
