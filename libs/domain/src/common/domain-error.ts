@@ -9,9 +9,13 @@ export type DomainErrorKind =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'too_many_requests'
   | 'unavailable';
 
 export class DomainError extends Error {
+  /** When the client may try again, for the `Retry-After` header; absent: no header. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
@@ -54,7 +58,18 @@ export class ConflictError extends DomainError {
 }
 
 export class ServiceUnavailableError extends DomainError {
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
     super('unavailable', message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds;
+  }
+}
+
+/** A per-user or per-client limit is reached; the answer says when to try again. */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    message: string,
+    override readonly retryAfterSeconds: number,
+  ) {
+    super('too_many_requests', message);
   }
 }

@@ -23,5 +23,6 @@ export function sendError(exception: unknown, request: Request, response: Respon
   }
   const reply = errorReply(exception, request.id);
   if (reply.unexpected) logger.error({ err: exception, requestId: request.id }, 'unhandled error');
+  for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
   response.status(reply.status).json(reply.body);
 }

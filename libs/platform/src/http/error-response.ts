@@ -5,6 +5,8 @@ import { ValidationFailedException } from './validation';
 export interface ErrorResponse {
   status: number;
   body: Record<string, unknown>;
+  /** Response headers the error calls for (`Retry-After`). */
+  headers?: Record<string, string>;
 }
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
@@ -14,6 +16,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   not_found: HttpStatus.NOT_FOUND,
   conflict: HttpStatus.CONFLICT,
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
+  too_many_requests: HttpStatus.TOO_MANY_REQUESTS,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
 
@@ -26,6 +29,11 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
   'request.aborted': 'Request aborted',
   'request.size.invalid': 'Request size did not match Content-Length',
 };
+
+/** PostgreSQL's `query_canceled`: a statement ran past its `statement_timeout`. */
+const QUERY_CANCELED = '57014';
+export const QUERY_TIMED_OUT = 'The request took too long. Try again later.';
+const QUERY_TIMED_OUT_RETRY_SECONDS = 30;
 
 /**
  * Maps anything thrown to SPEC.md §7's bodies: `{ message }`, `{ errors }` for validation,
@@ -41,7 +49,20 @@ export function toErrorResponse(exception: unknown): ErrorResponse | undefined {
     if (exception.kind === 'auth_failed') {
       return { status, body: { success: false, message: exception.message, user: null } };
     }
+    const retryAfter = exception.retryAfterSeconds;
+    if (retryAfter !== undefined) {
+      return { status, body: { message: exception.message }, headers: { 'Retry-After': String(retryAfter) } };
+    }
     return { status, body: { message: exception.message } };
+  }
+  // A statement cut off by the pool's statement_timeout (the raw pg error, or TypeORM's
+  // QueryFailedError, which copies its fields): the database is busy, not the request wrong.
+  if ((exception as { code?: unknown } | undefined)?.code === QUERY_CANCELED) {
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: { message: QUERY_TIMED_OUT },
+      headers: { 'Retry-After': String(QUERY_TIMED_OUT_RETRY_SECONDS) },
+    };
   }
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), body: { message: httpExceptionMessage(exception) } };
