@@ -130,4 +130,36 @@ describe('downsampling (SPEC.md §4.12)', () => {
     }
     expect(await rows(id)).toEqual(before);
   });
+
+  it('runs one at a time per source: several at once all answer 200 and compact it once', async () => {
+    const seeded = async () => {
+      const id = await sourceWith([]);
+      // Two days of 10-second readings, 40 days old: enough work for the runs to overlap.
+      await db.query(`SELECT ensure_telemetry_partition('2026-05-01')`);
+      await db.query(
+        `INSERT INTO telemetry (sun_source_id, ts, solar_power, raw)
+         SELECT $1, to_timestamp(($2::float8 + i * 10000) / 1000), i % 500, '{}'
+           FROM generate_series(0, 17279) AS i`,
+        [id, OLD],
+      );
+      return id;
+    };
+    const [id, reference] = [await seeded(), await seeded()];
+    const once = await http.post(`/api/sunsourcedata/downsample/${reference}`).set('Cookie', cookie);
+    expect(once.body).toEqual({ bucketsWritten: 576, rowsRemoved: 17_280 });
+
+    const runs = await Promise.all(
+      Array.from({ length: 3 }, () => http.post(`/api/sunsourcedata/downsample/${id}`).set('Cookie', cookie)),
+    );
+
+    expect(runs.map((run) => run.status)).toEqual([200, 200, 200]);
+    expect(runs.map((run) => run.body).sort((a, b) => b.bucketsWritten - a.bucketsWritten)).toEqual([
+      { bucketsWritten: 576, rowsRemoved: 17_280 },
+      { bucketsWritten: 0, rowsRemoved: 0 },
+      { bucketsWritten: 0, rowsRemoved: 0 },
+    ]);
+    const compacted = async (sourceId: string) =>
+      (await rows(sourceId)).map(({ ts, solar_power, raw }) => [ts.toISOString(), solar_power, raw]);
+    expect(await compacted(id)).toEqual(await compacted(reference));
+  });
 });

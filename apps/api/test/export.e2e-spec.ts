@@ -507,7 +507,7 @@ describe('export (SPEC.md §4.10, §8)', () => {
             const { rowCount } = await db.query(
               `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
-                 AND query LIKE '%array_to_string%'`,
+                 AND query LIKE '%export_rows%'`,
             );
             return rowCount === 1;
           }, 'the export cursor to be running'),

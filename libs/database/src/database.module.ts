@@ -4,12 +4,14 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@solar/config';
 import { dataSourceOptions } from './data-source-options';
 import { ensureDatabase } from './ensure-database';
+import { migrate } from './migrate';
 import { PreparedQueries } from './prepared-queries';
-import { runMigrations } from './run-migrations';
 
 /**
  * The PostgreSQL connection of an app. Before the data source is handed to any module it
  * creates the database if missing and applies pending migrations (unless `DB_MIGRATE=false`).
+ * Migrations run on a connection of their own, without the pool's statement_timeout: rewriting
+ * a large table may rightly take longer.
  */
 @Module({})
 export class DatabaseModule {
@@ -21,15 +23,20 @@ export class DatabaseModule {
       exports: [PreparedQueries],
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...dataSourceOptions(config.databaseUrl), autoLoadEntities: true }),
+          useFactory: () => ({
+            ...dataSourceOptions(config.databaseUrl, {
+              statementTimeoutSeconds: config.limits.statementTimeoutSeconds,
+            }),
+            autoLoadEntities: true,
+          }),
           dataSourceFactory: async (options) => {
-            await ensureDatabase(config.databaseUrl);
-            const dataSource = await new DataSource(options!).initialize();
             if (config.dbMigrate) {
-              const applied = await runMigrations(dataSource);
+              const applied = await migrate(config.databaseUrl);
               if (applied.length > 0) new Logger('Database').log(`applied migrations: ${applied.join(', ')}`);
+            } else {
+              await ensureDatabase(config.databaseUrl);
             }
-            return dataSource;
+            return new DataSource(options!).initialize();
           },
         }),
       ],

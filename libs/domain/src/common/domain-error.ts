@@ -13,6 +13,9 @@ export type DomainErrorKind =
   | 'unavailable';
 
 export class DomainError extends Error {
+  /** When the client may try again, for the `Retry-After` header; absent: no header. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
@@ -56,16 +59,17 @@ export class ConflictError extends DomainError {
 
 /** A rate limit reached: the caller may try again in `retryAfterSeconds` (an integer, at least 1). */
 export class ServiceUnavailableError extends DomainError {
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
     super('unavailable', message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 
-/** A limit was reached; the client may try again after `retryAfterSeconds`. */
+/** A per-user or per-client limit is reached; the answer says when to try again. */
 export class TooManyRequestsError extends DomainError {
   constructor(
     message: string,
-    readonly retryAfterSeconds: number,
+    override readonly retryAfterSeconds: number,
   ) {
     super('too_many_requests', message);
   }

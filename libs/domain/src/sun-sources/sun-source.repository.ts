@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { PreparedQueries } from '@solar/database';
+import { LONG_STATEMENT_TIMEOUT, PreparedQueries } from '@solar/database';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { SunSourceEntity } from './sun-source.entity';
 
@@ -109,7 +109,11 @@ export class SunSourceRepository {
 
   /** Removes the source and, through the foreign keys, everything it owns. */
   async delete(ownerId: string, id: string): Promise<boolean> {
-    const result = await this.sources.delete({ id, userId: ownerId });
+    // All its telemetry goes too: longer than the pool's default statement_timeout allows.
+    const result = await this.dataSource.transaction(async (manager) => {
+      await manager.query(LONG_STATEMENT_TIMEOUT);
+      return manager.delete(SunSourceEntity, { id, userId: ownerId });
+    });
     return (result.affected ?? 0) > 0;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { PreparedQueries } from '@solar/database';
+import { LONG_STATEMENT_TIMEOUT, PreparedQueries } from '@solar/database';
 import { AccountCache } from './account-cache';
 import { Role } from './role';
 import { UserEntity } from './user.entity';
@@ -200,8 +200,12 @@ export class UserRepository {
     return rows[0]?.count ?? 0;
   }
 
+  /** With everything the user owns, through the foreign keys: all their telemetry too. */
   async delete(id: string): Promise<boolean> {
-    const result = await this.users.delete({ id });
+    const result = await this.users.manager.transaction(async (manager) => {
+      await manager.query(LONG_STATEMENT_TIMEOUT);
+      return manager.delete(UserEntity, { id });
+    });
     await this.accounts.forget(id);
     return (result.affected ?? 0) > 0;
   }

@@ -52,12 +52,32 @@ describe('toErrorResponse (SPEC.md §7)', () => {
     expect(toErrorResponse(error)).toEqual({ status, body });
   });
 
-  it('answers a reached limit with 429 and Retry-After', () => {
-    expect(toErrorResponse(new TooManyRequestsError('Slow down', 42))).toEqual({
+  it('answers a limit with 429 and Retry-After', () => {
+    expect(toErrorResponse(new TooManyRequestsError('Slow down.', 60))).toEqual({
       status: 429,
-      body: { message: 'Slow down' },
-      headers: { 'Retry-After': '42' },
+      body: { message: 'Slow down.' },
+      headers: { 'Retry-After': '60' },
     });
+    expect(toErrorResponse(new ServiceUnavailableError('Busy.', { retryAfterSeconds: 5 }))).toEqual({
+      status: 503,
+      body: { message: 'Busy.' },
+      headers: { 'Retry-After': '5' },
+    });
+  });
+
+  it('answers a statement cancelled by statement_timeout with 503, raw or through TypeORM', () => {
+    const cancelled = Object.assign(new Error('canceling statement due to statement timeout'), {
+      code: '57014',
+    });
+    const expected = {
+      status: 503,
+      body: { message: 'The request took too long. Try again later.' },
+      headers: { 'Retry-After': '30' },
+    };
+
+    expect(toErrorResponse(cancelled)).toEqual(expected);
+    expect(toErrorResponse(new QueryFailedError('SELECT pg_sleep(60)', [], cancelled))).toEqual(expected);
+    expect(toErrorResponse(Object.assign(new Error('unique'), { code: '23505' }))).toBeUndefined();
   });
 
   it('leaves unexpected errors to the 500 path', () => {

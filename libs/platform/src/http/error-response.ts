@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { DomainError, DomainErrorKind, TooManyRequestsError } from '@solar/domain';
+import { DomainError, DomainErrorKind } from '@solar/domain';
 import { ValidationFailedException } from './validation';
 
 export interface ErrorResponse {
@@ -36,6 +36,11 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
   'request.size.invalid': 'Request size did not match Content-Length',
 };
 
+/** PostgreSQL's `query_canceled`: a statement ran past its `statement_timeout`. */
+const QUERY_CANCELED = '57014';
+export const QUERY_TIMED_OUT = 'The request took too long. Try again later.';
+const QUERY_TIMED_OUT_RETRY_SECONDS = 30;
+
 /**
  * Maps anything thrown to SPEC.md §7's bodies: `{ message }`, `{ errors }` for validation,
  * and an AuthResponse with `success: false` for failed authentication operations.
@@ -53,11 +58,20 @@ export function toErrorResponse(exception: unknown): ErrorResponse | undefined {
     if (exception.kind === 'auth_failed') {
       return { status, body: { success: false, message: exception.message, user: null } };
     }
-    if (exception instanceof TooManyRequestsError) {
-      const headers = { 'Retry-After': String(exception.retryAfterSeconds) };
-      return { status, body: { message: exception.message }, headers };
+    const retryAfter = exception.retryAfterSeconds;
+    if (retryAfter !== undefined) {
+      return { status, body: { message: exception.message }, headers: { 'Retry-After': String(retryAfter) } };
     }
     return { status, body: { message: exception.message } };
+  }
+  // A statement cut off by the pool's statement_timeout (the raw pg error, or TypeORM's
+  // QueryFailedError, which copies its fields): the database is busy, not the request wrong.
+  if ((exception as { code?: unknown } | undefined)?.code === QUERY_CANCELED) {
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: { message: QUERY_TIMED_OUT },
+      headers: { 'Retry-After': String(QUERY_TIMED_OUT_RETRY_SECONDS) },
+    };
   }
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), body: { message: httpExceptionMessage(exception) } };

@@ -11,18 +11,29 @@ import {
 export const jobRecordKey = (jobId: string) => `prediction-jobs:${jobId}`;
 export const activeMarkerKey = (type: PredictionJobType, sunSourceId: string) =>
   `prediction-active:${type}:${sunSourceId}`;
+/** The owner's active jobs: job id → the moment its marker lapses (ms, Redis clock). */
+export const ownerJobsKey = (ownerId: string) => `prediction-owner-jobs:${ownerId}`;
 
 /**
- * KEYS: marker, record. ARGV: job id, marker TTL, record TTL, then the record's field/value pairs.
- * One script, so "no active job" and "take the marker" cannot be split by a concurrent request.
+ * KEYS: marker, record, owner's jobs. ARGV: job id, marker TTL, record TTL, the owner's cap,
+ * then the record's field/value pairs. One script, so "no active job", "under the owner's cap"
+ * and "take the marker" cannot be split by a concurrent request. An owner's job counts until it
+ * releases its marker or the marker lapses, whichever comes first, so a crashed worker cannot
+ * leave the owner blocked.
  */
 const CLAIM = `
 local active = redis.call('GET', KEYS[1])
 if active then return {'active', active} end
 if redis.call('EXISTS', KEYS[2]) == 1 then return {'taken'} end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return {'limit'} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('HSET', KEYS[2], unpack(ARGV, 4))
+redis.call('HSET', KEYS[2], unpack(ARGV, 5))
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
+if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
 return {'claimed'}`;
 
 /** KEYS: record. ARGV: record TTL, then field/value pairs. A record that expired stays gone. */
@@ -36,7 +47,9 @@ export type ClaimResult =
   | { outcome: 'claimed' }
   | { outcome: 'active'; activeJobId: string }
   /** A record with this job id exists already (same source, type and second): try another id. */
-  | { outcome: 'taken' };
+  | { outcome: 'taken' }
+  /** The owner has as many active jobs as allowed. */
+  | { outcome: 'limit' };
 
 /**
  * Job records (`prediction-jobs:{jobId}`, a hash of JSON values, 24 h after the last update) and
@@ -50,19 +63,25 @@ export class PredictionJobStore {
     private readonly locks: RedisLocks,
   ) {}
 
-  /** Takes the source's marker for the record's type and stores the record, or says who holds it. */
-  async claim(record: PredictionJobRecord): Promise<ClaimResult> {
+  /**
+   * Takes the source's marker for the record's type and stores the record, or says who holds it,
+   * or that the owner already has `ownerCap` active jobs.
+   */
+  async claim(record: PredictionJobRecord, ownerCap: number): Promise<ClaimResult> {
     const reply = (await this.redis.eval(
       CLAIM,
-      2,
+      3,
       activeMarkerKey(record.type, record.sunSourceId),
       jobRecordKey(record.jobId),
+      ownerJobsKey(record.ownerId),
       record.jobId,
       ACTIVE_MARKER_TTL_MS[record.type],
       JOB_RECORD_TTL_MS,
+      ownerCap,
       ...fieldPairs(record),
     )) as [string, string?];
     if (reply[0] === 'active') return { outcome: 'active', activeJobId: reply[1]! };
+    if (reply[0] === 'limit') return { outcome: 'limit' };
     return reply[0] === 'taken' ? { outcome: 'taken' } : { outcome: 'claimed' };
   }
 
@@ -96,9 +115,14 @@ export class PredictionJobStore {
     ) as PredictionJobRecord;
   }
 
-  /** Frees the marker if this job still holds it (one that lapsed may belong to a newer job). */
+  /**
+   * Frees the marker if this job still holds it (one that lapsed may belong to a newer job), and
+   * the job's place among its owner's active jobs.
+   */
   async release(type: PredictionJobType, sunSourceId: string, jobId: string): Promise<void> {
     await this.locks.release(activeMarkerKey(type, sunSourceId), jobId);
+    const owner = await this.redis.hget(jobRecordKey(jobId), 'ownerId');
+    if (owner) await this.redis.zrem(ownerJobsKey(JSON.parse(owner) as string), jobId);
   }
 }
 

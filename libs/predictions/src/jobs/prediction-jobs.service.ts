@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@solar/config';
 import {
   BadRequestError,
   Clock,
@@ -9,6 +10,7 @@ import {
   SUN_SOURCE_NOT_FOUND,
   SunSourceEntity,
   SunSourceRepository,
+  TooManyRequestsError,
 } from '@solar/domain';
 import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';
@@ -56,6 +58,10 @@ export type ForecastModelView =
 /** Ids tried when the natural one (source and second) is already taken by an earlier job. */
 const JOB_ID_ATTEMPTS = 10;
 
+export const TOO_MANY_PREDICTION_JOBS = 'Too many prediction jobs in progress. Try again later.';
+/** A forecast job usually ends within a minute: about when a place may be free again. */
+export const PREDICTION_JOBS_RETRY_AFTER_SECONDS = 60;
+
 /**
  * The owner's side of the forecasting jobs (SPEC.md §4.5, §3.1): starts them (at most one active
  * per source and type), reports on them, and reads what they stored. The jobs themselves run in
@@ -72,6 +78,7 @@ export class PredictionJobsService {
     private readonly models: ForecastModelRepository,
     private readonly predictions: PredictionRepository,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   train(ownerId: string, sunSourceId: string): Promise<PredictionResult> {
@@ -132,8 +139,13 @@ export class PredictionJobsService {
     for (let offset = 0; offset < JOB_ID_ATTEMPTS; offset++) {
       const jobId = predictionJobId(type, source.id, now, offset);
       const record = queuedRecord({ jobId, type, sunSourceId: source.id, ownerId }, now);
-      const claim = await this.store.claim(record);
+      // The worker runs one job at a time for everyone: one user's pile of jobs would hold up all
+      // the others', so each user has only so many queued or running at once.
+      const claim = await this.store.claim(record, this.config.limits.predictionJobsPerUser);
       if (claim.outcome === 'active') return result(claim.activeJobId, 'already_running');
+      if (claim.outcome === 'limit') {
+        throw new TooManyRequestsError(TOO_MANY_PREDICTION_JOBS, PREDICTION_JOBS_RETRY_AFTER_SECONDS);
+      }
       if (claim.outcome === 'claimed') {
         await this.submit(record);
         return result(jobId, 'queued');

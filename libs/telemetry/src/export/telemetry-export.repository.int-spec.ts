@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@solar/database';
 import { createTestDatabase } from '@solar/testing';
-import { EXPORT_SETTINGS, ROWS_SQL } from './telemetry-export.repository';
+import { EXPORT_SETTINGS, ROWS_SQL, TelemetryExportRepository } from './telemetry-export.repository';
 
 const MINUTE = 60_000;
 const SOURCES = 20;
@@ -22,12 +25,14 @@ const nodeTypes = (node: PlanNode): string[] => [node['Node Type'], ...(node.Pla
  */
 describe('the export cursor plan', () => {
   let drop: () => Promise<void>;
+  let databaseUrl: string;
   let db: Client;
   let sourceId: string;
 
   beforeAll(async () => {
     const database = await createTestDatabase();
     drop = database.drop;
+    databaseUrl = database.url;
     db = new Client({ connectionString: database.url });
     await db.connect();
     const userId = randomUUID();
@@ -82,5 +87,60 @@ describe('the export cursor plan', () => {
 
     expect(plan).not.toContain('Sort');
     expect(plan.filter((type) => type === 'Index Scan')).toHaveLength(2);
+  });
+
+  describe('its transaction', () => {
+    let dataSource: DataSource;
+    let repository: TelemetryExportRepository;
+    const range = () => ({
+      sunSourceId: sourceId,
+      from: new Date(START),
+      to: new Date(START + POINTS * 30 * MINUTE),
+      limit: 500_000,
+    });
+
+    beforeAll(async () => {
+      dataSource = await new DataSource(dataSourceOptions(databaseUrl)).initialize();
+      repository = new TelemetryExportRepository(dataSource);
+    });
+
+    afterAll(async () => {
+      await dataSource.destroy();
+    });
+
+    /** Reads the rows one at a time, pausing `pauseMs` after every `every` rows. */
+    async function readSlowly(rows: Readable, every: number, pauseMs: number): Promise<number> {
+      let count = 0;
+      for await (const _row of rows) {
+        if (++count % every === 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+      return count;
+    }
+
+    it('times each fetch, not the whole read: a read longer than statement_timeout completes', async () => {
+      const { rows } = await repository.open(range(), {
+        statementSeconds: 0.3,
+        idleInTransactionSeconds: 10,
+      });
+
+      const started = Date.now();
+      expect(await readSlowly(rows, 50, 50)).toBe(POINTS);
+      expect(Date.now() - started).toBeGreaterThan(1_000);
+    });
+
+    it('is ended by the server when left idle past idle_in_transaction_session_timeout', async () => {
+      const { rows } = await repository.open(range(), { statementSeconds: 1, idleInTransactionSeconds: 1 });
+      const failure = new Promise((resolve) => rows.once('error', resolve));
+      rows.pause();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+      const { rows: open } = await db.query(
+        `SELECT 1 FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`,
+      );
+      expect(open).toEqual([]);
+      rows.resume();
+      expect(await failure).toBeInstanceOf(Error);
+    });
   });
 });

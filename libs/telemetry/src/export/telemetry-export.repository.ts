@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
-import QueryStream from 'pg-query-stream';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { pgPool } from '@solar/database';
@@ -53,72 +52,58 @@ export const ROWS_SQL = `
 
 type ExportRowBatch = unknown[][];
 
-/** What pg-cursor offers for reading (pg-query-stream types it `any`). */
-interface BatchReader {
-  read(size: number, done: (error: unknown, rows: ExportRowBatch) => void): void;
+/** The cursor an export reads, within its own transaction. */
+const CURSOR = 'export_rows';
+const FETCH_SQL = `FETCH ${EXPORT_BATCH_SIZE} FROM ${CURSOR}`;
+
+/** How long an export's transaction may wait on the server, then on its client. */
+export interface ExportTimeouts {
+  /** `statement_timeout` of each statement: the probe and every FETCH of the cursor. */
+  statementSeconds: number;
+  /** `idle_in_transaction_session_timeout`: the server ends a transaction left waiting this long. */
+  idleInTransactionSeconds: number;
 }
 
+export const DEFAULT_EXPORT_TIMEOUTS: ExportTimeouts = { statementSeconds: 60, idleInTransactionSeconds: 90 };
+
 /**
- * pg-query-stream, with two changes.
+ * The rows of a cursor declared in SQL, fetched EXPORT_BATCH_SIZE at a time, each FETCH a
+ * statement of its own. (A protocol-level cursor, such as pg-cursor's, runs as one statement
+ * until its last row: `statement_timeout` would bound the whole download, however fast, and the
+ * server would never see the transaction as idle, whatever the client does.)
  *
  * It asks for the next batch as soon as one arrives, before handing that one on: the server
  * reads batch n + 1 while the api encodes batch n, instead of each waiting on the other (one
  * batch more in memory, and the round trip hidden).
- *
- * Its destroy does not wait on a connection that is gone. Closing the cursor waits for the
- * server's ReadyForQuery, which a dead connection never sends; a stream whose destroy never
- * completes never reports its error either, and the pipeline it is in (with the client's
- * download) would hang for good.
  */
-class ExportRowStream extends QueryStream {
-  private lost: Error | undefined;
-  private pendingDestroy: ((error?: Error | null) => void) | undefined;
+class ExportRowStream extends Readable {
   private nextBatch: Promise<ExportRowBatch> | undefined;
 
-  override _read(size: number): void {
-    const batch = this.nextBatch ?? this.fetch(size);
+  constructor(private readonly client: PoolClient) {
+    super({ objectMode: true, highWaterMark: EXPORT_BATCH_SIZE });
+  }
+
+  override _read(): void {
+    const batch = this.nextBatch ?? this.fetch();
     this.nextBatch = undefined;
     batch.then(
       (rows) => {
         if (this.destroyed) return;
-        if (rows.length === size) this.nextBatch = this.fetch(size);
+        if (rows.length === EXPORT_BATCH_SIZE) this.nextBatch = this.fetch();
         for (const row of rows) this.push(row);
-        if (rows.length < size) this.push(null);
+        if (rows.length < EXPORT_BATCH_SIZE) this.push(null);
       },
       (error: Error) => this.destroy(error),
     );
   }
 
-  private fetch(size: number): Promise<ExportRowBatch> {
-    const cursor = this.cursor as BatchReader;
-    const batch = new Promise<ExportRowBatch>((resolve, reject) => {
-      cursor.read(size, (error, rows) => (error ? reject(asError(error)) : resolve(rows)));
-    });
+  private fetch(): Promise<ExportRowBatch> {
+    const batch = this.client
+      .query<unknown[]>({ text: FETCH_SQL, rowMode: 'array' })
+      .then((result) => result.rows);
     // A batch asked for ahead may fail after the stream is gone: nobody is left to hear it.
     batch.catch(() => undefined);
     return batch;
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (this.lost) {
-      callback(error ?? this.lost);
-      return;
-    }
-    let called = false;
-    this.pendingDestroy = (result) => {
-      if (called) return;
-      called = true;
-      this.pendingDestroy = undefined;
-      callback(result);
-    };
-    super._destroy(error as Error, this.pendingDestroy);
-  }
-
-  /** The connection died: fail the stream now, whatever the cursor was waiting for. */
-  abandon(error: Error): void {
-    this.lost = error;
-    if (this.pendingDestroy) this.pendingDestroy(error);
-    else this.destroy(error);
   }
 }
 
@@ -126,8 +111,9 @@ class ExportRowStream extends QueryStream {
  * Reads an export straight from a server-side cursor: one connection of the pool for the whole
  * export, inside a READ ONLY REPEATABLE READ transaction so that the truncation probe and the
  * cursor see one snapshot. The connection goes back to the pool when the rows have been read
- * (COMMIT), and is closed instead when they were not (error, client gone), so that a connection
- * in an unknown protocol state is never reused.
+ * (COMMIT), and is closed instead when they were not (error, client gone, stalled download), so
+ * that the transaction and its snapshot end at once and a connection in an unknown state is
+ * never reused. The transaction's own timeouts end it on the server should the api fail to.
  */
 @Injectable()
 export class TelemetryExportRepository {
@@ -135,15 +121,18 @@ export class TelemetryExportRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async open(range: ExportRange): Promise<ExportCursor> {
+  async open(range: ExportRange, timeouts: ExportTimeouts = DEFAULT_EXPORT_TIMEOUTS): Promise<ExportCursor> {
     const client = await pgPool(this.dataSource).connect();
     const parameters = [range.sunSourceId, range.from, range.to, range.limit];
     try {
-      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${EXPORT_SETTINGS}`);
-      const probe = await client.query(PROBE_SQL, parameters);
-      const rows = client.query(
-        new ExportRowStream(ROWS_SQL, parameters, { batchSize: EXPORT_BATCH_SIZE, rowMode: 'array' }),
+      await client.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${EXPORT_SETTINGS};
+         SET LOCAL statement_timeout = ${Math.round(timeouts.statementSeconds * 1000)};
+         SET LOCAL idle_in_transaction_session_timeout = ${Math.round(timeouts.idleInTransactionSeconds * 1000)}`,
       );
+      const probe = await client.query(PROBE_SQL, parameters);
+      await client.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${ROWS_SQL}`, parameters);
+      const rows = new ExportRowStream(client);
       this.releaseWhenDone(client, rows);
       return { rows, truncated: (probe.rowCount ?? 0) > 0 };
     } catch (error) {
@@ -177,7 +166,7 @@ export class TelemetryExportRepository {
       const lost =
         error === undefined ? new Error('database connection ended during an export') : asError(error);
       settle(lost);
-      rows.abandon(lost);
+      rows.destroy(lost);
     };
     // The 'error' listener stays: it also keeps an error from crashing the process before the
     // consumer attaches its own.

@@ -1,11 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BadRequestError, Clock, SourceAccessCache } from '@solar/domain';
+import { APP_CONFIG, AppConfig } from '@solar/config';
+import {
+  BadRequestError,
+  Clock,
+  ServiceUnavailableError,
+  SourceAccessCache,
+  TooManyRequestsError,
+} from '@solar/domain';
 import { CsvExportEncoder } from './csv-export-encoder';
 import { ExportFormat, exportFileName } from './export-file-name';
 import { ExportSlots } from './export-slots';
-import { TelemetryExportRepository } from './telemetry-export.repository';
+import { ExportUserSlots } from './export-user-slots';
+import { closeWhenStalled, DownloadStalledError } from './stalled-download';
+import { ExportCursor, ExportTimeouts, TelemetryExportRepository } from './telemetry-export.repository';
 import { writeXlsxExport } from './xlsx-export-writer';
 
 /** Injection token of the most records one export holds (SPEC.md §8: 500,000). */
@@ -38,8 +47,19 @@ export interface ExportFile {
   truncated: boolean;
 }
 
-/** Exports beyond this many at once wait for a slot (see ExportSlots). */
+/** Exports of this process beyond this many at once wait for a slot (see ExportSlots). */
 export const MAX_CONCURRENT_EXPORTS = 4;
+/** Exports of this process waiting for a slot; one more answers 503 at once. */
+export const MAX_WAITING_EXPORTS = 16;
+/** Longest wait for a slot before answering 503. */
+export const MAX_EXPORT_WAIT_MS = 30_000;
+
+export const TOO_MANY_EXPORTS = 'Too many exports in progress. Try again later.';
+export const EXPORTS_BUSY = 'The server is busy with other exports. Try again later.';
+/** When to come back: an export of a month takes seconds to a minute. */
+export const EXPORT_RETRY_AFTER_SECONDS = 30;
+/** The server ends an export's transaction left idle this much longer than the api's own limit. */
+const SERVER_IDLE_MARGIN_SECONDS = 30;
 
 /**
  * CSV and Excel export of one source's telemetry (SPEC.md §4.10), streamed from a database
@@ -48,20 +68,34 @@ export const MAX_CONCURRENT_EXPORTS = 4;
 @Injectable()
 export class TelemetryExportService {
   private readonly logger = new Logger(TelemetryExportService.name);
-  private readonly slots = new ExportSlots(MAX_CONCURRENT_EXPORTS);
+  private readonly slots = new ExportSlots({
+    capacity: MAX_CONCURRENT_EXPORTS,
+    maxWaiting: MAX_WAITING_EXPORTS,
+    maxWaitMs: MAX_EXPORT_WAIT_MS,
+  });
+  private readonly timeouts: ExportTimeouts;
 
   constructor(
     private readonly access: SourceAccessCache,
     private readonly repository: TelemetryExportRepository,
+    private readonly userSlots: ExportUserSlots,
     private readonly clock: Clock,
     @Inject(EXPORT_ROW_LIMIT) private readonly rowLimit: number,
-  ) {}
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    const { exportStatementSeconds, exportIdleSeconds } = config.limits;
+    this.timeouts = {
+      statementSeconds: exportStatementSeconds,
+      idleInTransactionSeconds: exportIdleSeconds + SERVER_IDLE_MARGIN_SECONDS,
+    };
+  }
 
   /**
    * Checks the request, then calls `start` with the file's name and type and streams the file
    * into the destination it returns. Rejects (with a domain error) only before `start`: once
    * the first byte may have left, a failure is logged and the destination destroyed, so that
-   * the client sees a broken transfer rather than a complete-looking file.
+   * the client sees a broken transfer rather than a complete-looking file. A client that reads
+   * nothing for `EXPORT_IDLE_TIMEOUT_SECONDS` has its download closed the same way.
    */
   async export(
     request: ExportRequest,
@@ -75,22 +109,11 @@ export class TelemetryExportService {
     }
     const source = await this.access.ownedHeading(request.ownerId, request.sunSourceId);
 
-    const releaseSlot = await this.slots.acquire();
-    const cursor = await this.repository
-      .open({
-        sunSourceId: request.sunSourceId,
-        from: startDate,
-        to: endDate,
-        limit: this.rowLimit,
-      })
-      .catch((error: unknown) => {
-        releaseSlot();
-        throw error;
-      });
-    const { rows, truncated } = cursor;
-    rows.once('close', releaseSlot);
+    const { rows, truncated, release } = await this.openWithinLimits(request);
+    rows.once('close', release);
 
     let destination: Writable | undefined;
+    let stopWatching: (() => void) | undefined;
     try {
       const now = this.clock.now();
       destination = start({
@@ -98,19 +121,61 @@ export class TelemetryExportService {
         contentType: EXPORT_CONTENT_TYPES[format],
         truncated,
       });
+      stopWatching = closeWhenStalled(destination, this.config.limits.exportIdleSeconds * 1000);
       if (format === 'csv') await pipeline(rows, new CsvExportEncoder(), destination);
       else await writeXlsxExport(rows, destination, { from: startDate, to: endDate, truncated, now });
     } catch (error) {
       // Break the transfer off: a response ended normally here would look complete.
       rows.destroy();
       destination?.destroy();
-      if (isClientGone(error))
+      if (error instanceof DownloadStalledError)
+        this.logger.warn(`export of ${request.sunSourceId} closed: ${error.message}`);
+      else if (isClientGone(error))
         this.logger.debug(`export of ${request.sunSourceId} stopped: the client went away`);
       else
         this.logger.error({ err: error, sunSourceId: request.sunSourceId }, 'export failed while streaming');
     } finally {
+      stopWatching?.();
       // Normally the rows have closed already; this only makes sure a slot can never leak.
-      releaseSlot();
+      release();
+    }
+  }
+
+  /**
+   * Takes one of the user's export slots (429 beyond the cap, on every replica), then one of this
+   * process's (503 when too many wait already), then opens the cursor. `release` gives both
+   * slots back; on failure they are given back here.
+   */
+  private async openWithinLimits(request: ExportRequest): Promise<ExportCursor & { release: () => void }> {
+    const releaseUserSlot = await this.userSlots.acquire(request.ownerId, this.config.limits.exportsPerUser);
+    if (!releaseUserSlot) throw new TooManyRequestsError(TOO_MANY_EXPORTS, EXPORT_RETRY_AFTER_SECONDS);
+    let releaseSlot: (() => void) | undefined;
+    try {
+      releaseSlot = await this.slots.acquire();
+      if (!releaseSlot) {
+        throw new ServiceUnavailableError(EXPORTS_BUSY, { retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS });
+      }
+      const cursor = await this.repository.open(
+        {
+          sunSourceId: request.sunSourceId,
+          from: request.startDate,
+          to: request.endDate,
+          limit: this.rowLimit,
+        },
+        this.timeouts,
+      );
+      const releaseProcessSlot = releaseSlot;
+      return {
+        ...cursor,
+        release: () => {
+          releaseProcessSlot();
+          releaseUserSlot();
+        },
+      };
+    } catch (error) {
+      releaseSlot?.();
+      releaseUserSlot();
+      throw error;
     }
   }
 }

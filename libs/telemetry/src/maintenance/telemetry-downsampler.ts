@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { LONG_STATEMENT_TIMEOUT } from '@solar/database';
 import { SourceAccessCache } from '@solar/domain';
 import { CODE_FIELDS, NUMERIC_FIELDS, TEXT_FIELDS } from '../telemetry-fields';
 
@@ -91,6 +92,13 @@ export class TelemetryDownsampler {
     sunSourceId: string,
     cutoff: Date,
   ): Promise<DownsampleResult> {
+    await manager.query(LONG_STATEMENT_TIMEOUT);
+    // One compaction of a source at a time, across processes: two at once would both delete the
+    // old rows and insert the same buckets (a unique violation). The second waits here; its next
+    // statement sees what the first committed, finds the buckets compacted and writes nothing.
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('telemetry-downsample'), hashtext($1))`, [
+      sunSourceId,
+    ]);
     await manager.query(
       `CREATE TEMPORARY TABLE downsampled ON COMMIT DROP AS
          SELECT ${bucketOf('ts')} AS bucket, count(*) AS samples, ${aggregates.join(', ')}

@@ -7,6 +7,7 @@ import {
   JsonColumn,
   jsonMember,
   jsonObject,
+  LONG_STATEMENT_TIMEOUT,
   plannedOnce,
   PreparedQueries,
   selectList,
@@ -345,6 +346,7 @@ export class TelemetryQueryRepository {
   /** The rollup goes with the rows, in the same transaction. */
   deleteAll(sunSourceId: string): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
+      await manager.query(LONG_STATEMENT_TIMEOUT);
       const [, affected]: [unknown, number] = await manager.query(
         `DELETE FROM telemetry WHERE sun_source_id = $1`,
         [sunSourceId],

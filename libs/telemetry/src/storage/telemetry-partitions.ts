@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { LONG_STATEMENT_TIMEOUT } from '@solar/database';
 
 /** `YYYY-MM-01` of the UTC month holding `instant`. */
 export function monthOf(instant: Date): string {
@@ -24,7 +25,11 @@ export class TelemetryPartitions {
       if (!this.known.has(month)) missing.add(month);
     }
     for (const month of missing) {
-      await this.dataSource.query('SELECT ensure_telemetry_partition($1::date)', [month]);
+      // Creating a partition waits for every transaction on the table (a downsampling included).
+      await this.dataSource.transaction(async (manager) => {
+        await manager.query(LONG_STATEMENT_TIMEOUT);
+        await manager.query('SELECT ensure_telemetry_partition($1::date)', [month]);
+      });
       this.known.add(month);
     }
   }
