@@ -27,6 +27,7 @@ import {
 import { log, RunResources } from './support/run-resources';
 import { countStored, insertSources, insertUser, SeededSource, storedAmong } from './support/seed';
 import { runWebhookLoad, WebhookRunResult } from './support/webhook-load';
+import { fleetChecks, FleetOptions, FleetReport, printFleet, runFleet, tallyOf } from './support/fleet';
 
 /**
  * `npm run bench:ingest`: the issue's ingestion benchmark. Builds, starts the built api and
@@ -44,6 +45,8 @@ const TARGET_P99_MS = 50;
 const MAX_DRAIN_SECONDS = 1;
 /** Whole run, whatever happens: then it cleans up and exits. */
 const WATCHDOG_MS = 20 * 60 * 1000;
+/** With the fleet scenario, which runs for about ten minutes on its own. */
+const FLEET_WATCHDOG_MS = 40 * 60 * 1000;
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -65,6 +68,18 @@ const { values: flags } = parseArgs({
     'resend-share': { type: 'string', default: '0.02' },
     'probe-share': { type: 'string', default: '0.02' },
     phases: { type: 'string', default: 'mqtt,webhook,ceiling' },
+    'fleet-sources': { type: 'string', default: '50000' },
+    'fleet-cold-rate': { type: 'string', default: '1000' },
+    'fleet-cold-duration': { type: 'string', default: '15' },
+    'fleet-steady-duration': { type: 'string', default: '40' },
+    'fleet-max-connections': { type: 'string', default: '256' },
+    'fleet-mqtt-sources': { type: 'string', default: '50000' },
+    'fleet-forwarders': { type: 'string', default: '4' },
+    'fleet-forwarder-inflight': { type: 'string', default: '500' },
+    'fleet-devices': { type: 'string', default: '10000' },
+    'fleet-device-rounds': { type: 'string', default: '3' },
+    'fleet-storm-rate': { type: 'string', default: '1000' },
+    'fleet-storm-duration': { type: 'string', default: '25' },
     'no-build': { type: 'boolean', default: false },
     profile: { type: 'string' },
     'app-root': { type: 'string' },
@@ -94,7 +109,22 @@ if (flags.help) {
                                 sends at most connections / latency, so too few measure latency
   --resend-share F              share of messages sent twice (0.02)
   --probe-share F               share of messages followed by one 1 s later (0.02)
-  --phases LIST                 any of mqtt,webhook,ceiling (all)
+  --phases LIST                 any of mqtt,webhook,ceiling,fleet (mqtt,webhook,ceiling; fleet is
+                                run on its own: --phases fleet, about 10 minutes at its defaults)
+  --fleet-sources N             fleet: webhook sources (50000); steady state sends each every 10 s,
+                                so N / 10 msg/s
+  --fleet-cold-rate N           fleet: open-loop rate of the cold run, each message a new source's
+                                first (1000)
+  --fleet-cold-duration S       fleet: length of that run (15); rate × S more sources are seeded
+  --fleet-steady-duration S     fleet: length of the steady-state run (40)
+  --fleet-max-connections N     fleet: connections of the as-fast-as-answered and steady runs (256)
+  --fleet-mqtt-sources N        fleet: MQTT sources the privileged forwarders publish for (50000)
+  --fleet-forwarders N          fleet: privileged forwarder connections (4)
+  --fleet-forwarder-inflight N  fleet: unacknowledged messages per forwarder at most (500)
+  --fleet-devices N             fleet: MQTT device connections, one worker thread (10000)
+  --fleet-device-rounds N       fleet: messages per device, 10 s apart (3)
+  --fleet-storm-rate N          fleet: webhook rate during the reconnect storm (1000)
+  --fleet-storm-duration S      fleet: length of the webhook run around the storm (25)
   --no-build                    use dist/ as it is
   --quiet-wait S                before each phase, wait up to S seconds for the machine to be idle (30)
   --profile DIR                 write V8 CPU profiles of the api and the ingestor to DIR
@@ -131,6 +161,21 @@ const options = {
   appRoot: flags['app-root'] ?? root,
   profileDir: flags.profile,
   quietWaitSeconds: Number(flags['quiet-wait']),
+  fleet: {
+    sources: positive('fleet-sources', flags['fleet-sources']),
+    coldRate: positive('fleet-cold-rate', flags['fleet-cold-rate']),
+    coldSeconds: positive('fleet-cold-duration', flags['fleet-cold-duration']),
+    steadySeconds: positive('fleet-steady-duration', flags['fleet-steady-duration']),
+    maxConnections: positive('fleet-max-connections', flags['fleet-max-connections']),
+    rateConnections: positive('webhook-rate-connections', flags['webhook-rate-connections']),
+    mqttSources: positive('fleet-mqtt-sources', flags['fleet-mqtt-sources']),
+    forwarders: positive('fleet-forwarders', flags['fleet-forwarders']),
+    forwarderInflight: positive('fleet-forwarder-inflight', flags['fleet-forwarder-inflight']),
+    devices: positive('fleet-devices', flags['fleet-devices']),
+    deviceRounds: positive('fleet-device-rounds', flags['fleet-device-rounds']),
+    stormRate: positive('fleet-storm-rate', flags['fleet-storm-rate']),
+    stormSeconds: positive('fleet-storm-duration', flags['fleet-storm-duration']),
+  } satisfies FleetOptions,
 };
 if (!(
   options.resendShare >= 0 &&
@@ -140,7 +185,7 @@ if (!(
   throw new Error('--resend-share and --probe-share must be ≥ 0 and add up to less than 0.5');
 }
 for (const phase of options.phases) {
-  if (!['mqtt', 'webhook', 'ceiling'].includes(phase)) throw new Error(`unknown phase ${phase}`);
+  if (!['mqtt', 'webhook', 'ceiling', 'fleet'].includes(phase)) throw new Error(`unknown phase ${phase}`);
 }
 const extras = 1 + options.resendShare + options.probeShare;
 
@@ -292,7 +337,9 @@ interface WebhookPhase {
   connections: number;
   overallRate: number | undefined;
   sources: number;
-  result: Omit<WebhookRunResult, 'unanswered' | 'unclaimed'> & { unanswered: number };
+  result: Omit<WebhookRunResult, 'unanswered' | 'unclaimed' | 'samples'> & { unanswered: number };
+  /** `keepSamples`: [due instant, latency] of every answer; not written to the report. */
+  samples?: Array<[number, number]>;
   unansweredStored: number;
   stored: number;
   storedPerSecond: number;
@@ -450,16 +497,7 @@ async function mqttPhase(
   // also waits for anything it still holds, so the count below is final.
   log('MQTT: stopping the ingestor (SIGTERM) for its outcome tally…');
   const exit = await stopApp(ingestor, 60_000);
-  const summaries = ingestor.kept.filter((line) => line.msg === 'mqtt telemetry summary');
-  const tally =
-    summaries.length > 0
-      ? summaries.reduce<Record<string, number>>((sum, line) => {
-          for (const key of ['stored', 'throttled', 'duplicate', 'rejected', 'ignored', 'lost']) {
-            sum[key] = (sum[key] ?? 0) + (typeof line[key] === 'number' ? line[key] : 0);
-          }
-          return sum;
-        }, {})
-      : undefined;
+  const tally = tallyOf(ingestor);
 
   const stored = (await totalRows(client)) - baseline;
   const sentByKind = { regular: 0, resend: 0, probe: 0 };
@@ -558,6 +596,20 @@ async function mqttPhase(
   };
 }
 
+/**
+ * What a fleet run changes in a webhook phase: its length, the device clock, and work to do while
+ * the load runs (a reconnect storm). Unset: today's scripted replay.
+ */
+export interface WebhookRunOverrides {
+  durationSeconds: number;
+  warmupSeconds?: number;
+  clock: 'current';
+  amount?: number;
+  keepSamples?: boolean;
+  /** Started with the load; the phase ends when both are done. */
+  alongside?: () => Promise<void>;
+}
+
 async function webhookPhase(
   client: Client,
   meter: UsageMeter,
@@ -566,37 +618,46 @@ async function webhookPhase(
   sources: SeededSource[],
   connections: number,
   overallRate: number | undefined,
+  overrides?: WebhookRunOverrides,
 ): Promise<WebhookPhase> {
+  const durationSeconds = overrides?.durationSeconds ?? options.webhookDuration;
+  const warmupSeconds = overrides ? (overrides.warmupSeconds ?? 0) : options.webhookWarmup;
   log(
     `webhook ${name}: ${overallRate ? `${overallRate} req/s` : 'as fast as answered'}, ${connections} connections, ` +
-      `${options.webhookDuration} s, ${sources.length} sources…`,
+      `${overrides?.amount ? `${overrides.amount} requests` : `${durationSeconds} s`}, ${sources.length} sources…`,
   );
   await quiet(`webhook ${name}`);
   const baseline = await totalRows(client);
+  const sourceIds = sources.map((source) => source.id);
+  // A fleet's sources are sent to in several phases: only this one's rows count.
+  const ownBaseline = await countStored(client, sourceIds);
   const usage = meter.begin();
-  const result = await runWebhookLoad({
-    port,
-    targets: sources,
-    generator: overallRate ? options.rateGenerator : 'autocannon',
-    connections,
-    overallRate,
-    durationSeconds: options.webhookDuration,
-    warmupSeconds: overallRate ? options.webhookWarmup : undefined,
-    startTs: deviceStart(
-      Math.ceil((20_000 * (options.webhookDuration + options.webhookWarmup)) / sources.length),
-    ),
-    seed: name.length * 7919,
-    resendShare: options.resendShare,
-    probeShare: options.probeShare,
-  });
+  const [result] = await Promise.all([
+    runWebhookLoad({
+      port,
+      targets: sources,
+      generator: overallRate ? options.rateGenerator : 'autocannon',
+      connections,
+      overallRate,
+      durationSeconds,
+      warmupSeconds: overallRate && warmupSeconds > 0 ? warmupSeconds : undefined,
+      startTs: overrides
+        ? 0
+        : deviceStart(Math.ceil((20_000 * (durationSeconds + warmupSeconds)) / sources.length)),
+      clock: overrides?.clock,
+      amount: overrides?.amount,
+      keepSamples: overrides?.keepSamples,
+      seed: name.length * 7919,
+      resendShare: options.resendShare,
+      probeShare: options.probeShare,
+    }),
+    overrides?.alongside?.(),
+  ]);
   const spent = usage.end();
   // Requests cut off at the end may still be stored: wait until the table stands still.
   const total = await settledRows(client, 1500, 30_000);
   const stored = total - baseline;
-  const ownRows = await countStored(
-    client,
-    sources.map((source) => source.id),
-  );
+  const ownRows = (await countStored(client, sourceIds)) - ownBaseline;
   const unansweredStored = await storedAmong(client, result.unclaimed);
   const answered = Object.values(result.outcomes).reduce((a, b) => a + b, 0);
   const notes: string[] = [];
@@ -610,12 +671,13 @@ async function webhookPhase(
     notes.push(`sent ${result.sent} ≠ answered ${answered} + unanswered ${result.unanswered.length}`);
   }
   const failures = result.outcomes.unavailable + result.outcomes.otherStatus + result.outcomes.notFound;
-  if (failures > 0) notes.push(`${failures} answers were neither stored, throttled, duplicate nor 400`);
+  if (failures > 0)
+    notes.push(`${failures} answers were neither stored, throttled, duplicate, over budget (429) nor 400`);
   if (result.unexpected > 0) notes.push(`${result.unexpected} answers differ from the scripted verdict`);
   if (result.unanswered.length > 0) {
     notes.push(`${result.unanswered.length} in flight at the end (${unansweredStored} of them stored)`);
   }
-  const { unanswered, unclaimed: _unclaimed, ...rest } = result;
+  const { unanswered, unclaimed: _unclaimed, samples, ...rest } = result;
   const accountingExact =
     ownRows === stored &&
     stored === result.outcomes.stored + unansweredStored &&
@@ -627,6 +689,7 @@ async function webhookPhase(
     overallRate,
     sources: sources.length,
     result: { ...rest, unanswered: unanswered.length },
+    samples,
     unansweredStored,
     stored,
     storedPerSecond: round(stored / result.seconds),
@@ -717,6 +780,7 @@ function printReport(report: {
   machine: Record<string, unknown>;
   mqtt?: MqttPhase;
   webhook: WebhookPhase[];
+  fleet?: FleetReport;
   ceiling: CeilingPhase[];
   totalRows?: number;
   storedAcrossPhases: number;
@@ -780,7 +844,7 @@ function printReport(report: {
     line(
       ` answers      stored ${r.outcomes.stored}, throttled ${r.outcomes.throttled}, duplicate (409) ${r.outcomes.duplicate}, ` +
         `rejected (400) ${r.outcomes.rejected}, 404 ${r.outcomes.notFound}, 503 ${r.outcomes.unavailable}, other ${r.outcomes.otherStatus}; ` +
-        `unanswered ${r.unanswered} (${phase.unansweredStored} stored); errors ${r.errors}, timeouts ${r.timeouts}`,
+        `429 ${r.outcomes.overBudget}, unanswered ${r.unanswered} (${phase.unansweredStored} stored); errors ${r.errors}, timeouts ${r.timeouts}`,
     );
     line(
       ` latency      p50 ${r.latency.p50} ms, p90 ${r.latency.p90} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, mean ${round(r.latency.mean, 2)} ms`,
@@ -791,6 +855,7 @@ function printReport(report: {
     line(`              ${usageLine(phase.usage)}`);
     line(`              ${capacityLine(phase.capacity)}`);
   }
+  if (report.fleet) printFleet(report.fleet, line, usageLine);
   for (const phase of report.ceiling) {
     line();
     line(
@@ -861,35 +926,43 @@ async function main(): Promise<void> {
   };
   log(`database ${resources.databaseName}, Redis prefix ${resources.redisPrefix}`);
   const nodeArgs = (name: string) => resources.profileArgs(name, options.profileDir);
-  const api = startNode('api', [...nodeArgs('api'), 'dist/apps/api/src/main.js'], {
-    cwd: options.appRoot,
-    env,
-  });
-  resources.children.push(api);
-  // At warn the api's `ready` (info) is not logged: its health answer says the same.
-  await waitFor(
-    async () => isRunning(api) && (await healthy(apiPort)),
-    'the api to answer its health check',
-    90_000,
-    250,
-  ).catch((error: unknown) => {
-    throw new Error(`${String(error)}\n${api.tail.slice(-20).join('\n')}`);
-  });
+  const launchApi = async () => {
+    const child = startNode('api', [...nodeArgs('api'), 'dist/apps/api/src/main.js'], {
+      cwd: options.appRoot,
+      env,
+    });
+    resources.children.push(child);
+    // At warn the api's `ready` (info) is not logged: its health answer says the same.
+    await waitFor(
+      async () => isRunning(child) && (await healthy(apiPort)),
+      'the api to answer its health check',
+      90_000,
+      50,
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${child.tail.slice(-20).join('\n')}`);
+    });
+    return child;
+  };
+  let api = await launchApi();
   // The ingestor logs at info: its `ready` line and its outcome tally (`mqtt telemetry summary`).
-  const ingestor = startNode('ingestor', [...nodeArgs('ingestor'), 'dist/apps/ingestor/src/main.js'], {
-    cwd: options.appRoot,
-    env: { ...env, LOG_LEVEL: 'info' },
-    keep: ['ready', 'mqtt telemetry summary'],
-  });
-  resources.children.push(ingestor);
-  await waitFor(
-    () => ingestor.kept.some((line) => line.msg === 'ready'),
-    'the ingestor ready line',
-    90_000,
-    100,
-  ).catch((error: unknown) => {
-    throw new Error(`${String(error)}\n${ingestor.tail.slice(-20).join('\n')}`);
-  });
+  const launchIngestor = async () => {
+    const child = startNode('ingestor', [...nodeArgs('ingestor'), 'dist/apps/ingestor/src/main.js'], {
+      cwd: options.appRoot,
+      env: { ...env, LOG_LEVEL: 'info' },
+      keep: ['ready', 'mqtt telemetry summary'],
+    });
+    resources.children.push(child);
+    await waitFor(
+      () => child.kept.some((line) => line.msg === 'ready'),
+      'the ingestor ready line',
+      90_000,
+      10,
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${child.tail.slice(-20).join('\n')}`);
+    });
+    return child;
+  };
+  const ingestor = await launchIngestor();
   log(`api :${apiPort} and ingestor :${ingestorPort} (broker :${mqttPort}) ready`);
 
   const client = new Client({ connectionString: databaseUrl(resources.databaseName) });
@@ -1007,9 +1080,45 @@ async function main(): Promise<void> {
       );
     }
 
+    let fleet: FleetReport | undefined;
+    if (options.phases.has('fleet')) {
+      fleet = await runFleet({
+        client,
+        meter,
+        options: options.fleet,
+        root,
+        apiPort,
+        mqttUrl: env.MQTT_URL,
+        topicPrefix: TOPIC_PREFIX,
+        // What the embedded broker admits as its superuser: the ingestor's own account (its
+        // defaults, MQTT_USERNAME and MQTT_PASSWORD being unset).
+        ingestorAccount: { username: 'solar-ingestor', password: env.INTERNAL_API_KEY },
+        workers,
+        children: resources.children,
+        seed: (type, count, label) => insertSources(client, box, userId, type, count, label),
+        restartApi: async () => {
+          await stopApp(api, 30_000);
+          api = await launchApi();
+          meter.rewatchPid('api', api.pid);
+        },
+        startIngestor: async () => {
+          const child = await launchIngestor();
+          meter.rewatchPid('ingestor', child.pid);
+          return child;
+        },
+        stopApp,
+        webhookPhase: (name, port, sources, connections, overallRate, overrides) =>
+          webhookPhase(client, meter, name, port, sources, connections, overallRate, overrides),
+        quiet,
+        totalRows: () => totalRows(client),
+      });
+      checks.push(...fleetChecks(fleet));
+    }
+
     await stopApp(api, 30_000);
     const totalRowsAtEnd = await totalRows(client);
-    const storedAcrossPhases = (mqtt?.stored ?? 0) + webhook.reduce((sum, phase) => sum + phase.stored, 0);
+    const storedAcrossPhases =
+      (mqtt?.stored ?? 0) + webhook.reduce((sum, phase) => sum + phase.stored, 0) + (fleet?.stored ?? 0);
     checks.push({
       target: 'stored = SELECT count(*) FROM telemetry',
       met: totalRowsAtEnd === storedAcrossPhases,
@@ -1035,6 +1144,7 @@ async function main(): Promise<void> {
       machine,
       mqtt,
       webhook,
+      fleet,
       ceiling,
       totalRows: totalRowsAtEnd,
       storedAcrossPhases,
@@ -1074,4 +1184,4 @@ async function withRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
   }
 }
 
-void resources.execute(main, WATCHDOG_MS);
+void resources.execute(main, options.phases.has('fleet') ? FLEET_WATCHDOG_MS : WATCHDOG_MS);

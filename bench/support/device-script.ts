@@ -63,6 +63,11 @@ export class DeviceScript {
     return message;
   }
 
+  /** A sample taken at device time `ts` (the fleet's devices send their current clock). */
+  at(ts: number): string {
+    return this.payload(ts);
+  }
+
   /** A typical hybrid-inverter sample (SPEC.md §1 names), about 400 bytes. */
   private payload(ts: number): string {
     const r = this.random;

@@ -218,6 +218,14 @@ export class UsageMeter {
     this.watched.push({ name, pids: () => [pid], sampleRss: true });
   }
 
+  /** Points `name` at a new process (an app restarted): phases that begin afterwards measure it. */
+  rewatchPid(name: string, pid: number): void {
+    const index = this.watched.findIndex((watched) => watched.name === name);
+    const entry = { name, pids: () => [pid], sampleRss: true };
+    if (index >= 0) this.watched[index] = entry;
+    else this.watched.push(entry);
+  }
+
   watchComm(name: string, comm: string, argsContain?: string): void {
     this.watched.push({ name, pids: () => pidsNamed(comm, argsContain), sampleRss: false });
   }

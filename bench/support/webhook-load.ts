@@ -28,13 +28,31 @@ export interface WebhookRunOptions {
    */
   warmupSeconds?: number;
   startTs: number;
+  /**
+   * `script` (default): each source replays its script (device time 10 s apart from `startTs`,
+   * resends, probes). `current`: a live fleet, every message a regular sample stamped with the
+   * device's current clock: the instant it was due (paced; consecutive messages of one source are
+   * then exactly sources / rate seconds apart) or the instant it was sent (autocannon).
+   */
+  clock?: 'script' | 'current';
+  /** autocannon only: stop after this many requests (each source once: `targets.length`). */
+  amount?: number;
+  /** Paced only: keep [due instant (epoch ms), latency ms] of every answer, for windows of the run. */
+  keepSamples?: boolean;
   seed: number;
   resendShare: number;
   probeShare: number;
 }
 
 export type WebhookOutcome =
-  'stored' | 'throttled' | 'duplicate' | 'rejected' | 'notFound' | 'unavailable' | 'otherStatus';
+  | 'stored'
+  | 'throttled'
+  | 'duplicate'
+  | 'rejected'
+  | 'overBudget'
+  | 'notFound'
+  | 'unavailable'
+  | 'otherStatus';
 
 export interface WebhookRunResult {
   generator: string;
@@ -62,6 +80,8 @@ export interface WebhookRunResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** `keepSamples`: [due instant (epoch ms), latency ms] of every answered request. */
+  samples?: Array<[number, number]>;
 }
 
 interface Message {
@@ -89,6 +109,7 @@ class WebhookTraffic {
     throttled: 0,
     duplicate: 0,
     rejected: 0,
+    overBudget: 0,
     notFound: 0,
     unavailable: 0,
     otherStatus: 0,
@@ -113,11 +134,15 @@ class WebhookTraffic {
     );
   }
 
-  /** The next request; `id` names it in `answered`. */
-  take(): { id: number; message: Message } {
+  /** The next request; `id` names it in `answered`. `now`: the device clock (`clock: 'current'`). */
+  take(now?: number): { id: number; message: Message } {
     const index = this.next;
     this.next = (this.next + 1) % this.scripts.length;
-    const scripted = this.scripts[index].next();
+    const script = this.scripts[index];
+    const scripted =
+      this.options.clock === 'current'
+        ? { kind: 'regular' as const, ts: now ?? Date.now(), body: script.at(now ?? Date.now()) }
+        : script.next();
     const sourceId = this.options.targets[index].id;
     const message: Message = {
       sourceId,
@@ -147,7 +172,7 @@ class WebhookTraffic {
     seconds: number,
     stats: Pick<
       WebhookRunResult,
-      'requestsPerSecond' | 'latency' | 'warmupLatency' | 'errors' | 'timeouts' | 'non2xx'
+      'requestsPerSecond' | 'latency' | 'warmupLatency' | 'errors' | 'timeouts' | 'non2xx' | 'samples'
     >,
   ): WebhookRunResult {
     const unanswered = [...this.inFlight.values()].map(({ sourceId, ts, kind }) => ({ sourceId, ts, kind }));
@@ -201,7 +226,7 @@ async function runAutocannon(options: WebhookRunOptions): Promise<WebhookRunResu
   const result = await autocannon({
     url: `http://127.0.0.1:${options.port}`,
     connections: options.connections,
-    duration: options.durationSeconds,
+    ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds }),
     ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     pipelining: 1,
     timeout: 10,
@@ -233,6 +258,7 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
   const traffic = new WebhookTraffic(options);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
+  const samples: Array<[number, number]> | undefined = options.keepSamples ? [] : undefined;
   let errors = 0;
   let timeouts = 0;
   let non2xx = 0;
@@ -242,9 +268,13 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
   const warmupLatencies: number[] = [];
   const total = Math.round(rate * ((options.warmupSeconds ?? 0) + options.durationSeconds));
   const startedAt = performance.now();
+  const startedAtEpoch = Date.now();
 
-  const send = (due: number) => {
-    const { id, message } = traffic.take();
+  const send = (due: number, index: number) => {
+    // The device's clock when the message was due, in whole ms: one source's messages stay
+    // exactly sources / rate apart.
+    const dueEpoch = startedAtEpoch + Math.floor((index * 1000) / rate);
+    const { id, message } = traffic.take(dueEpoch);
     pending += 1;
     const done = () => {
       pending -= 1;
@@ -264,7 +294,9 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
-          (due - startedAt < warmupMs ? warmupLatencies : latencies).push(performance.now() - due);
+          const latency = performance.now() - due;
+          (due - startedAt < warmupMs ? warmupLatencies : latencies).push(latency);
+          samples?.push([dueEpoch, latency]);
           const status = response.statusCode ?? 0;
           if (status < 200 || status >= 300) non2xx += 1;
           traffic.answered(id, status, Buffer.concat(chunks).toString('utf8'));
@@ -288,7 +320,7 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
     const tick = () => {
       const now = performance.now();
       while (sent < total && startedAt + (sent * 1000) / rate <= now) {
-        send(startedAt + (sent * 1000) / rate);
+        send(startedAt + (sent * 1000) / rate, sent);
         sent += 1;
       }
       if (sent >= total) resolve();
@@ -329,6 +361,7 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
     errors,
     timeouts,
     non2xx,
+    samples,
   });
 }
 
@@ -347,6 +380,7 @@ function classify(status: number, body: string): WebhookOutcome {
   }
   if (status === 409) return 'duplicate';
   if (status === 400) return 'rejected';
+  if (status === 429) return 'overBudget';
   if (status === 404) return 'notFound';
   if (status === 503) return 'unavailable';
   return 'otherStatus';
