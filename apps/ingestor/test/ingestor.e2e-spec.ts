@@ -10,11 +10,10 @@ import { AddressInfo, createServer } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import { AppConfig } from '@solar/config';
-import { ingestorCredentials } from '@solar/domain';
+import { DeviceAuthService, ingestorCredentials } from '@solar/domain';
 import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment, waitFor } from '@solar/testing';
 import { createApiApp } from '../../api/src/create-api-app';
 import { Http, logIn, signUp } from '../../api/test/support/api-harness';
-import { BrokerAccessClient } from '../src/broker/broker-access.client';
 import { createIngestorApp } from '../src/create-ingestor-app';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { OutcomeCounts } from '../src/telemetry/outcome-tally';
@@ -235,9 +234,9 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
     await expect(connectDevice(source)).rejects.toThrow(/Not authorized/);
   });
 
-  it('asks the api once per topic and connection, as EMQX caches authorization', async () => {
+  it('checks a publish once per topic and connection, as EMQX caches authorization', async () => {
     const source = await createSource();
-    const asked = jest.spyOn(ingestor.get(BrokerAccessClient), 'mayPublish');
+    const asked = jest.spyOn(ingestor.get(DeviceAuthService), 'authorize');
     try {
       const device = await connectDevice(source);
       const start = Date.now() - 3600_000;

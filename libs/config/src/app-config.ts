@@ -58,6 +58,9 @@ export interface Limits {
   sourceWindowSeconds: number;
   /** Messages the ingestor holds unacknowledged; at the cap it stops taking more. */
   mqttMaxInFlight: number;
+  /** CONNECTs the embedded broker takes from one client id per window; beyond, refused unchecked. */
+  mqttConnectsPerClientId: number;
+  mqttConnectWindowSeconds: number;
   /** Concurrent exports of one user. */
   exportsPerUser: number;
   /** A download whose client reads nothing for this long is closed. */

@@ -50,6 +50,8 @@ describe('loadConfig', () => {
         sourceMessagesPerWindow: 20_000,
         sourceWindowSeconds: 3600,
         mqttMaxInFlight: 2000,
+        mqttConnectsPerClientId: 5,
+        mqttConnectWindowSeconds: 10,
         exportsPerUser: 2,
         exportIdleSeconds: 60,
         exportStatementSeconds: 60,
@@ -140,9 +142,16 @@ describe('loadConfig', () => {
       MQTT_TLS_KEY: '/etc/tls/k.pem',
       EXPORT_MAX_PER_USER: '3',
       MQTT_MAX_IN_FLIGHT: '50',
+      MQTT_CONNECT_RATE_LIMIT_PER_CLIENT_ID: '3',
+      MQTT_CONNECT_RATE_LIMIT_WINDOW_SECONDS: '2',
     });
     expect(config.mqtt.tls).toEqual({ certFile: '/etc/tls/c.pem', keyFile: '/etc/tls/k.pem', port: 8883 });
-    expect(config.limits).toMatchObject({ exportsPerUser: 3, mqttMaxInFlight: 50 });
+    expect(config.limits).toMatchObject({
+      exportsPerUser: 3,
+      mqttMaxInFlight: 50,
+      mqttConnectsPerClientId: 3,
+      mqttConnectWindowSeconds: 2,
+    });
     expect(() => loadConfig({ ...explicitSecrets, DATA_DIR: dataDir(), EXPORT_MAX_PER_USER: '0' })).toThrow(
       /EXPORT_MAX_PER_USER must be an integer/,
     );

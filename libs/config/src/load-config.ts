@@ -136,6 +136,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       sourceMessagesPerWindow: int('SOURCE_MESSAGE_BUDGET', 20_000, 1, 100_000_000),
       sourceWindowSeconds: int('SOURCE_MESSAGE_BUDGET_WINDOW_SECONDS', 3600, 1, 86_400),
       mqttMaxInFlight: int('MQTT_MAX_IN_FLIGHT', 2000, 1, 1_000_000),
+      mqttConnectsPerClientId: int('MQTT_CONNECT_RATE_LIMIT_PER_CLIENT_ID', 5, 1, 1_000_000),
+      mqttConnectWindowSeconds: int('MQTT_CONNECT_RATE_LIMIT_WINDOW_SECONDS', 10, 1, 86_400),
       exportsPerUser: int('EXPORT_MAX_PER_USER', 2, 1, 1000),
       exportIdleSeconds: int('EXPORT_IDLE_TIMEOUT_SECONDS', 60, 1, 86_400),
       exportStatementSeconds: int('EXPORT_STATEMENT_TIMEOUT_SECONDS', 60, 1, 86_400),

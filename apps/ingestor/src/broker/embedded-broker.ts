@@ -4,9 +4,9 @@ import { createServer, Server } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { Server as TlsServer } from 'node:tls';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { deviceIdentity, ingestorCredentials, secretsEqual } from '@solar/domain';
+import { DeviceAuthService, deviceIdentity, ingestorCredentials } from '@solar/domain';
 import { brokerListenAddress } from './broker-address';
-import { BrokerAccessClient, ClientAuthentication } from './broker-access.client';
+import { ConnectAttempts } from './connect-attempts';
 import { TelemetryMessage } from '../transport/telemetry-message';
 import { matchesAnyFilter, telemetryTopicFilters } from '../transport/telemetry-topics';
 import { duplexPair } from './in-process-link';
@@ -19,28 +19,48 @@ const MAX_CLIENT_ID_LENGTH = 256;
 const ACL_CACHE_TOPICS = 32;
 const ACL_CACHE_TTL_MS = 60_000;
 
+/**
+ * CONNECTs whose credentials are being checked at once. Past it a CONNECT is refused at once
+ * ("server unavailable", the device retries) rather than queued behind lookups its device may
+ * have given up on: a fleet arriving cold after a restart is answered at the pace the database
+ * allows, and the pool stays usable for the telemetry writer.
+ */
+export const MAX_PENDING_AUTHENTICATIONS = 2000;
+
+/** CONNACK return codes aedes sends for a refusal carrying `returnCode` (MQTT 3.1.1). */
+const SERVER_UNAVAILABLE = 3;
+
+class ConnectRefused extends Error {
+  constructor(readonly returnCode: number) {
+    super();
+  }
+}
+
 /** Takes a telemetry message; resolves once it is stored or refused for good. */
 export type TelemetrySink = (message: TelemetryMessage) => Promise<void>;
 
 interface Session {
   username: string;
   superuser: boolean;
-  /** Topic → the api's publish verdict and when it was given. */
+  /** Topic → the publish verdict and when it was given. */
   publishVerdicts: Map<string, { allowed: boolean; at: number }>;
 }
 
 /**
  * `EMBEDDED_BROKER=true`: an MQTT broker inside the ingestor, on `MQTT_URL`'s host and port, for
- * a single-machine install without EMQX. It applies the api's verdicts exactly as EMQX does
- * (docker/emqx/emqx.conf): every CONNECT through `/api/internal/mqtt/auth`, a device's PUBLISH
- * through `/acl`, whose verdict is cached per connection as EMQX caches it; a refused publish drops
- * the client. The verdict depends only on the client's identity and the topic, and a source whose
- * key changes or that is deactivated or deleted has its clients dropped, so the cache never
- * outlives a revocation. Superusers (the ingestor) may subscribe
- * and publish anything; devices may not subscribe at all.
+ * a single-machine install without EMQX. It gives the answers the api gives EMQX, from the same
+ * `DeviceAuthService` in this process: every CONNECT and a device's PUBLISH are checked against
+ * the announced source cache (`SourceAccessCache`), so a fleet reconnecting costs no request to
+ * the api, and a database lookup only for a source the cache does not hold. The publish verdict is also cached per
+ * connection as EMQX caches it; a refused publish drops the client. The verdict depends only on
+ * the client's identity and the topic, and a source whose key changes or that is deactivated or
+ * deleted has its clients dropped and its cache entry forgotten, so neither cache outlives a
+ * revocation. Superusers (the ingestor) may subscribe and publish anything; devices may not
+ * subscribe at all.
  *
- * The ingestor's own account is checked here, against the same credentials the api holds, so
- * the ingestor reaches its broker whether or not the api is up yet.
+ * CONNECTs are refused before any lookup past `MQTT_CONNECT_RATE_LIMIT_PER_CLIENT_ID` per client
+ * id and window, and while `MAX_PENDING_AUTHENTICATIONS` are being checked. The ingestor's own
+ * account is compared with its configured credentials, never looked up, and is not counted.
  *
  * A publish on a telemetry topic is handed to the ingestor's consumer while aedes authorizes it,
  * and authorized only once the message is stored or refused for good: aedes writes a QoS 1
@@ -62,12 +82,18 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   private closed: Promise<void> | undefined;
   private telemetry: TelemetrySink | undefined;
   private readonly telemetryFilters: string[];
+  private readonly connectAttempts: ConnectAttempts;
+  private pendingAuthentications = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly access: BrokerAccessClient,
+    private readonly devices: DeviceAuthService,
   ) {
     this.telemetryFilters = telemetryTopicFilters({ topicPrefix: config.mqtt.topicPrefix });
+    this.connectAttempts = new ConnectAttempts(
+      config.limits.mqttConnectsPerClientId,
+      config.limits.mqttConnectWindowSeconds * 1000,
+    );
   }
 
   /** Where telemetry goes before its publisher is acknowledged: set before the broker starts. */
@@ -180,8 +206,12 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
       maxClientsIdLength: MAX_CLIENT_ID_LENGTH,
       authenticate: (client, username, password, done) => {
         const credentials = { username: username ?? '', password: password?.toString('utf8') ?? '' };
-        this.authenticate(client.id, credentials.username, credentials.password).then(
+        const refusal = this.refusalBeforeLookup(client.id, credentials.username);
+        if (refusal) return done(refusal, false);
+        this.pendingAuthentications += 1;
+        this.devices.authenticate(client.id, credentials.username, credentials.password).then(
           (verdict) => {
+            this.pendingAuthentications -= 1;
             if (verdict === 'deny') {
               this.logger.debug(
                 { clientId: client.id, username: credentials.username },
@@ -196,7 +226,11 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
             });
             done(null, true);
           },
-          () => done(null, false),
+          (error: unknown) => {
+            this.pendingAuthentications -= 1;
+            this.logger.warn({ clientId: client.id, err: error }, 'MQTT connect not checked: lookup failed');
+            done(new ConnectRefused(SERVER_UNAVAILABLE), false);
+          },
         );
       },
       authorizePublish: (client, packet, done) => {
@@ -208,7 +242,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
         if (cached && Date.now() - cached.at < ACL_CACHE_TTL_MS) {
           return done(cached.allowed ? null : new Error('publish not authorized'));
         }
-        this.access.mayPublish(client.id, session.username, packet.topic).then(
+        this.devices.authorize(client.id, session.username, packet.topic, 'publish').then(
           (allowed) => {
             remember(session.publishVerdicts, packet.topic, allowed);
             if (!allowed) {
@@ -241,16 +275,22 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
       });
   }
 
-  private async authenticate(
-    clientId: string,
-    username: string,
-    password: string,
-  ): Promise<ClientAuthentication> {
-    const ingestor = ingestorCredentials(this.config);
-    if (username === ingestor.username) {
-      return secretsEqual(password, ingestor.password) ? 'superuser' : 'deny';
+  /**
+   * A CONNECT refused without looking anything up: too many being checked, or too many from this
+   * client id lately. The ingestor's account costs no lookup, so it is neither bounded nor counted
+   * (nor can another client's attempts under the ingestor's client id lock it out).
+   */
+  private refusalBeforeLookup(clientId: string, username: string): ConnectRefused | undefined {
+    if (username === ingestorCredentials(this.config).username) return undefined;
+    if (this.pendingAuthentications >= MAX_PENDING_AUTHENTICATIONS) {
+      this.logger.debug({ clientId }, 'MQTT connect refused: too many being checked');
+      return new ConnectRefused(SERVER_UNAVAILABLE);
     }
-    return this.access.authenticate(clientId, username, password);
+    if (!this.connectAttempts.admit(clientId)) {
+      this.logger.debug({ clientId }, 'MQTT connect refused: too many attempts from this client id');
+      return new ConnectRefused(SERVER_UNAVAILABLE);
+    }
+    return undefined;
   }
 
   private close(client: Client): void {
