@@ -13,7 +13,7 @@ export {
 export type { NormalizedTelemetry, NormalizeResult, TelemetryRejection } from './normalize';
 export * from './ingestion/telemetry-ingestion.service';
 export * from './ingestion/telemetry-windows';
-export * from './ingestion/webhook-ingestion.service';
+export * from './ingestion/telemetry-intake';
 export * from './ingestion/webhook-signature';
 export * from './storage/telemetry-partitions';
 export * from './storage/telemetry-point';

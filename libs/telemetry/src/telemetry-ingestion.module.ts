@@ -2,7 +2,7 @@ import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock, SunSourcesModule } from '@solar/domain';
 import { TelemetryIngestion } from './ingestion/telemetry-ingestion.service';
 import { TelemetryWindows } from './ingestion/telemetry-windows';
-import { WebhookIngestion } from './ingestion/webhook-ingestion.service';
+import { TelemetryIntake } from './ingestion/telemetry-intake';
 import { StoredNeighbours } from './storage/stored-neighbours';
 import { TelemetryPartitions } from './storage/telemetry-partitions';
 import { TelemetryWriter } from './storage/telemetry-writer';
@@ -16,9 +16,9 @@ import { TelemetryWriter } from './storage/telemetry-writer';
     TelemetryWindows,
     StoredNeighbours,
     TelemetryIngestion,
-    WebhookIngestion,
+    TelemetryIntake,
   ],
-  exports: [TelemetryPartitions, TelemetryWriter, TelemetryIngestion, WebhookIngestion],
+  exports: [TelemetryPartitions, TelemetryWriter, TelemetryIngestion, TelemetryIntake],
 })
 export class TelemetryIngestionModule implements OnApplicationBootstrap {
   constructor(

@@ -1,17 +1,17 @@
 import { Logger } from '@nestjs/common';
 import express, { ErrorRequestHandler, RequestHandler } from 'express';
 import { sendError } from '@solar/platform';
+import { MAX_TELEMETRY_BYTES } from '@solar/telemetry';
 
 export const WEBHOOK_PATH = '/api/webhook';
-/** SPEC.md §8: a webhook payload is at most 64 KB. */
-export const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
 /**
  * The webhook reads its body raw, whatever the content type devices send: the HMAC signature is
- * computed over the exact bytes, and JSON is parsed afterwards. Over 64 KB: 413.
+ * computed over the exact bytes, and JSON is parsed afterwards. Over the intake's limit (64 KB)
+ * the read stops at once: 413, as the intake itself would answer.
  */
 export function webhookBodyParser(): RequestHandler {
-  return express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
+  return express.raw({ type: () => true, limit: MAX_TELEMETRY_BYTES });
 }
 
 /** The body parser for requests that take the middleware chain, its errors answered at once. */

@@ -4,9 +4,9 @@ import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
 import { errorReply, logRequestCompleted, requestIdOf, securityHeaderList } from '@solar/platform';
-import { WebhookIngestion, webhookCredentialsOf } from '@solar/telemetry';
+import { TelemetryIntake } from '@solar/telemetry';
 import { WEBHOOK_PATH, webhookBodyParser } from './webhook-body';
-import { webhookReply } from './webhook-reply';
+import { answerWebhook } from './webhook-reply';
 
 /** The source id and nothing else: no query string, no trailing segment. */
 const DEVICE_URL = new RegExp(
@@ -35,17 +35,18 @@ export function answerWebhookDevicesFirst(app: INestApplication, config: AppConf
  * It is the one route called thousands of times a second, and it needs nothing the chain
  * offers: no session, no JSON parser, no guard, pipe or interceptor. Through Express and Nest
  * a message cost the api ~0.4 ms of CPU; here ~0.12 ms (Express alone, re-prototyping every
- * request and response, cost a third of that). It answers exactly as `WebhookController`
- * does: the same ingestion call and reply, SPEC.md §7's error bodies, the same headers and log
- * line (`logRequestCompleted`). What it does not take goes on to the controller: a browser's request (it carries
- * `Origin`, which CORS must answer), an id that is not a UUID, a query string.
+ * request and response, cost a third of that). Its answer is `WebhookController`'s, computed by
+ * the same function (`answerWebhook`); only the sending is its own, with the api's error
+ * bodies, the same headers and log line (`logRequestCompleted`). What it does not take goes on
+ * to the controller: a browser's request (it carries `Origin`, which CORS must answer), an id
+ * that is not a UUID, a query string.
  */
 function webhookDeviceRoute(
   app: INestApplication,
   config: AppConfig,
   chain: RequestListener,
 ): RequestListener {
-  const webhook = app.get(WebhookIngestion);
+  const intake = app.get(TelemetryIntake);
   const clock = app.get(Clock);
   // The chain's headers: helmet's, and `Vary: Origin` from CORS (its origins are a list).
   const fixedHeaders = [...securityHeaderList(config), 'Vary', 'Origin'];
@@ -93,10 +94,8 @@ function webhookDeviceRoute(
 
     readBody(request, response, (bodyError) => {
       if (bodyError) return fail(bodyError);
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      webhook
-        .receive(match[1], body, webhookCredentialsOf(request.headers), clock.now())
-        .then((outcome) => send(200, webhookReply(outcome)))
+      answerWebhook(intake, match[1], request.body, request.headers, clock.now())
+        .then((reply) => send(200, reply))
         .catch(fail);
     });
   };

@@ -1,12 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   BadRequestError,
   ConflictError,
+  DomainError,
   NotFoundError,
   SUN_SOURCE_NOT_FOUND,
   TooManyRequestsError,
 } from '@solar/domain';
-import { IngestOutcome, SOURCE_OVER_BUDGET } from '@solar/telemetry';
+import { IntakeOutcome, SOURCE_OVER_BUDGET, TelemetryIntake, webhookCredentialsOf } from '@solar/telemetry';
 
 export class WebhookAcceptedDto {
   @ApiProperty({ example: 'Data accepted' }) message!: string;
@@ -17,13 +19,29 @@ export class WebhookAcceptedDto {
 
 const STORED: WebhookAcceptedDto = { message: 'Data accepted', stored: true };
 const THROTTLED: WebhookAcceptedDto = { message: 'Data accepted', stored: false, reason: 'throttled' };
+const EMPTY = Buffer.alloc(0);
 
 /**
- * SPEC.md §4.13's answer to an ingestion outcome: 200 with this body, or the error thrown. Both
- * entry points of the webhook (the devices' route ahead of Express and the controller) answer
- * through here.
+ * The webhook's answer to a device's message: 200 with this body, or the error thrown (answered
+ * by the error filter's table). Both entry points of the webhook, the devices' route ahead of
+ * Express and the controller, answer through here and nowhere else.
+ * `body`: the raw body as read (a Buffer; anything else is an empty body).
  */
-export function webhookReply(outcome: IngestOutcome): WebhookAcceptedDto {
+export async function answerWebhook(
+  intake: TelemetryIntake,
+  sunSourceId: string,
+  body: unknown,
+  headers: IncomingHttpHeaders,
+  receivedAt: Date,
+): Promise<WebhookAcceptedDto> {
+  const raw = Buffer.isBuffer(body) ? body : EMPTY;
+  return webhookReply(
+    await intake.receive(sunSourceId, 'Webhook', raw, receivedAt, webhookCredentialsOf(headers)),
+  );
+}
+
+/** An intake outcome as HTTP: 200 with its body, or the domain error whose status answers it. */
+export function webhookReply(outcome: IntakeOutcome): WebhookAcceptedDto {
   switch (outcome.status) {
     case 'stored':
       return STORED;
@@ -34,7 +52,9 @@ export function webhookReply(outcome: IngestOutcome): WebhookAcceptedDto {
     case 'overBudget':
       throw new TooManyRequestsError(SOURCE_OVER_BUDGET, outcome.retryAfterSeconds);
     case 'rejected':
+      if (outcome.reason === 'oversize') throw new DomainError('payload_too_large', outcome.message);
       throw new BadRequestError(outcome.message);
+    case 'unknown':
     case 'refused':
       throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
   }

@@ -14,8 +14,8 @@ import {
 import type { Request } from 'express';
 import { Public } from '@solar/auth';
 import { Clock, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
-import { WebhookIngestion, webhookCredentialsOf } from '@solar/telemetry';
-import { WebhookAcceptedDto, webhookReply } from './webhook-reply';
+import { TelemetryIntake } from '@solar/telemetry';
+import { answerWebhook, WebhookAcceptedDto } from './webhook-reply';
 
 const sourceIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError(SUN_SOURCE_NOT_FOUND) });
 
@@ -23,7 +23,7 @@ const sourceIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundErr
 @Controller('api/webhook')
 export class WebhookController {
   constructor(
-    private readonly webhook: WebhookIngestion,
+    private readonly intake: TelemetryIntake,
     private readonly clock: Clock,
   ) {}
 
@@ -57,12 +57,10 @@ export class WebhookController {
       'The source sent more messages than its budget per window; `Retry-After` says when to resume',
   })
   @ApiServiceUnavailableResponse({ description: 'Not stored: retry' })
-  async receive(
+  receive(
     @Param('sunSourceId', sourceIdPipe) sunSourceId: string,
     @Req() request: Request,
   ): Promise<WebhookAcceptedDto> {
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const credentials = webhookCredentialsOf(request.headers);
-    return webhookReply(await this.webhook.receive(sunSourceId, body, credentials, this.clock.now()));
+    return answerWebhook(this.intake, sunSourceId, request.body, request.headers, this.clock.now());
   }
 }

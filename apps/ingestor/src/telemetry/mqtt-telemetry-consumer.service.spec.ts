@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { AppConfig } from '@solar/config';
-import { ServiceUnavailableError, SourceAccessCache } from '@solar/domain';
-import { IngestOutcome, TelemetryIngestion } from '@solar/telemetry';
-import { MAX_PAYLOAD_BYTES, MqttTelemetryConsumer } from './mqtt-telemetry-consumer.service';
+import { ServiceUnavailableError, SourceAccess, SourceAccessCache, SourceCredentials } from '@solar/domain';
+import { IngestOutcome, MAX_TELEMETRY_BYTES, TelemetryIngestion, TelemetryIntake } from '@solar/telemetry';
+import { MqttTelemetryConsumer } from './mqtt-telemetry-consumer.service';
 
 const ID = '0b6f5c1e-8d0a-4c55-9a53-2f1f1d1f6a10';
 const TOPIC = `solar/sources/${ID}/data`;
@@ -23,9 +23,10 @@ function consumerWith(options: { failures?: number; known?: string[] } = {}) {
     },
   } as unknown as TelemetryIngestion;
   const sources = {
-    admits: async (id: string) => (options.known ?? [ID]).includes(id),
+    admitted: async (id: string) => ((options.known ?? [ID]).includes(id) ? ({ id } as SourceAccess) : null),
   } as unknown as SourceAccessCache;
-  return { consumer: new MqttTelemetryConsumer(sources, ingestion, config), ingested };
+  const intake = new TelemetryIntake(sources, {} as SourceCredentials, ingestion);
+  return { consumer: new MqttTelemetryConsumer(intake, config), ingested };
 }
 
 const message = (payload: string | Buffer, topic = TOPIC) => ({
@@ -43,7 +44,7 @@ describe('MqttTelemetryConsumer', () => {
     await consumer.consume(message('{"soc": 50}', 'other/topic'));
     await consumer.consume(message('{"soc": 50}', `solar/sources/${ID.replace('0b', 'ff')}/data`));
     await consumer.consume(message('{"soc": '));
-    await consumer.consume(message(Buffer.alloc(MAX_PAYLOAD_BYTES + 1, 0x20)));
+    await consumer.consume(message(Buffer.alloc(MAX_TELEMETRY_BYTES + 1, 0x20)));
     expect(ingested).toEqual([{ soc: 50 }]);
     expect(consumer.outcomes()).toEqual({
       stored: 1,

@@ -2,20 +2,16 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { ServiceUnavailableError, SourceAccessCache, sourceIdOfTopic } from '@solar/domain';
-import { TelemetryIngestion } from '@solar/telemetry';
+import { ServiceUnavailableError, sourceIdOfTopic } from '@solar/domain';
+import { IntakeOutcome, TelemetryIntake } from '@solar/telemetry';
 import { TelemetryMessage } from '../transport/telemetry-message';
 import { InFlightLimit } from './in-flight-limit';
 import { MessageOutcome, OutcomeCounts, OutcomeTally } from './outcome-tally';
 import { retryDelay } from './retry-delay';
 
-/** The webhook's limit (SPEC.md §8), applied to MQTT payloads too. */
-export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export const SUMMARY_INTERVAL_MS = 60_000;
 /** How long shutdown waits for messages still being stored (retrying while storage is down). */
 export const SETTLE_TIMEOUT_MS = 30_000;
-
-const NOT_JSON = Symbol('not JSON');
 
 /** What the ingestor holds unacknowledged, for the health check. */
 export interface IntakeState {
@@ -26,8 +22,8 @@ export interface IntakeState {
 }
 
 /**
- * One MQTT telemetry message, from topic to stored row (SPEC.md §1): the source id from the
- * topic, the 64 KB limit, the source check (active, MQTT), JSON, then the shared ingestion path.
+ * One MQTT telemetry message, from topic to stored row: the source id from the topic, then the
+ * intake every device message goes through (size, source check, JSON, ingestion).
  * `consume` resolves once the row is committed or the message is refused for good, and only
  * then is it acknowledged (to the device or to the broker). While storage is down a message
  * is retried with backoff, holding one of `MQTT_MAX_IN_FLIGHT` slots: at the cap intake stops
@@ -45,8 +41,7 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
   private paused = false;
 
   constructor(
-    private readonly sources: SourceAccessCache,
-    private readonly ingestion: TelemetryIngestion,
+    private readonly telemetryIntake: TelemetryIntake,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     // Every retrying message waits on this signal.
@@ -128,22 +123,12 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
   private async process({ topic, payload, receivedAt }: TelemetryMessage): Promise<MessageOutcome> {
     const sunSourceId = sourceIdOfTopic(this.config.mqtt.topicPrefix, topic);
     if (!sunSourceId) return 'ignored';
-    if (payload.length > MAX_PAYLOAD_BYTES) {
-      this.logger.debug({ sunSourceId, bytes: payload.length }, 'telemetry payload over 64 KB dropped');
-      return 'rejected';
-    }
     return this.retryWhileUnavailable(async () => {
-      if (!(await this.sources.admits(sunSourceId, 'MQTT'))) return 'ignored';
-      const data = parseJson(payload);
-      if (data === NOT_JSON) {
-        this.logger.debug({ sunSourceId }, 'malformed telemetry JSON dropped');
-        return 'rejected';
-      }
-      const outcome = await this.ingestion.ingest(sunSourceId, data, receivedAt, 'MQTT');
+      const outcome = await this.telemetryIntake.receive(sunSourceId, 'MQTT', payload, receivedAt);
       if (outcome.status === 'rejected') {
         this.logger.debug({ sunSourceId, reason: outcome.reason }, 'telemetry rejected');
       }
-      return outcome.status === 'refused' ? 'ignored' : outcome.status;
+      return mqttOutcome(outcome);
     });
   }
 
@@ -192,10 +177,16 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
   }
 }
 
-function parseJson(payload: Buffer): unknown {
-  try {
-    return JSON.parse(payload.toString('utf8'));
-  } catch {
-    return NOT_JSON;
+/**
+ * What the tally counts. The broker acknowledges all of these: a message that is `unknown` or
+ * `refused` (its source gone, off or of the other transport) is dropped for good, not retried.
+ */
+function mqttOutcome(outcome: IntakeOutcome): MessageOutcome {
+  switch (outcome.status) {
+    case 'unknown':
+    case 'refused':
+      return 'ignored';
+    default:
+      return outcome.status;
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
-import { NotFoundError, ServiceUnavailableError } from '../common/domain-error';
+import { NotFoundError } from '../common/domain-error';
 import { ConnectionType } from './sun-source.entity';
 import { SourceAccess, SourceHeading, SunSourceRepository } from './sun-source.repository';
 
@@ -45,15 +45,12 @@ export class SourceAccessCache implements OnApplicationShutdown {
   }
 
   /**
-   * Whether a device's message that came by `via` may be taken: its source exists, is active and
-   * takes that transport. Throws `ServiceUnavailableError` when neither the cache nor the
-   * database can answer, so the caller retries rather than drops.
+   * The source of a device's message that came by `via`, if it may be taken: it exists, is
+   * active and takes that transport; otherwise null. A failed lookup throws as it failed.
    */
-  async admits(sunSourceId: string, via: ConnectionType): Promise<boolean> {
-    const source = await this.lookup(sunSourceId).catch((error: unknown) => {
-      throw new ServiceUnavailableError('Source lookup failed. Retry later.', { cause: error });
-    });
-    return source !== null && source.isActive && source.connectionType === via;
+  async admitted(sunSourceId: string, via: ConnectionType): Promise<SourceAccess | null> {
+    const source = await this.lookup(sunSourceId);
+    return source !== null && source.isActive && source.connectionType === via ? source : null;
   }
 
   /** The ownership check in front of every read of a source's telemetry, prices or sharing. */
