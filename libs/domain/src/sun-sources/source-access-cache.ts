@@ -11,8 +11,12 @@ export const accessChangedChannel = (config: Pick<AppConfig, 'redisKeyPrefix'>) 
   `${config.redisKeyPrefix}sources:access-changed`;
 
 export const ACCESS_CACHE_TTL_MS = 30_000;
-/** Read in its last fifth (its last 6 s), a source is reloaded in the background. */
-export const ACCESS_CACHE_REFRESH_AHEAD = 0.2;
+/**
+ * Read in the last half of its 30 s, a source is reloaded in the background. The window must
+ * be longer than the time between a device's messages (10 s at the throttle's pace), with some
+ * room for jitter, or a steady device's reads could all miss it and its entry expire.
+ */
+export const ACCESS_CACHE_REFRESH_AHEAD = 0.5;
 
 /** The form every route and topic takes a source id in; PostgreSQL reads other forms too. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
