@@ -51,6 +51,8 @@ interface Load<V> {
   promise: Promise<V>;
   /** A change was heard since the load began: its value is answered but not cached. */
   stale: boolean;
+  /** The entry's TTL runs from here: what was read can be no older. */
+  startedAt: number;
 }
 
 interface Waiting<V> {
@@ -95,7 +97,7 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
       if (now >= cached.refreshAt && !this.loads.has(key)) {
         // Whoever reads it later gets the new value; a failed refresh leaves the entry to expire.
         this.load(key, load).catch((error: unknown) =>
-          this.logger.debug({ err: error, key }, 'refresh ahead of expiry failed'),
+          this.logger.debug({ err: error }, 'refresh ahead of expiry failed'),
         );
       }
       return Promise.resolve(cached.value);
@@ -115,20 +117,23 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
 
   private load(key: string, load: (() => Promise<V>) | undefined): Promise<V> {
     this.subscribing ??= this.subscribe();
-    const pending: Load<V> = { promise: started(load ?? (() => this.joinBatch(key))), stale: false };
+    const pending: Load<V> = {
+      promise: started(load ?? (() => this.joinBatch(key))),
+      stale: false,
+      startedAt: Date.now(),
+    };
     this.loads.set(key, pending);
     const settled = () => {
       if (this.loads.get(key) === pending) this.loads.delete(key);
     };
     void pending.promise.then((value) => {
       settled();
-      if (this.listening && !pending.stale) this.remember(key, value);
+      if (this.listening && !pending.stale) this.remember(key, value, pending.startedAt);
     }, settled);
     return pending.promise;
   }
 
-  private remember(key: string, value: V): void {
-    const now = Date.now();
+  private remember(key: string, value: V, now: number): void {
     const { ttlMs, refreshAhead = 0 } = this.options;
     // Set anew at the end, so that the oldest insertion is the entry least recently loaded.
     this.entries.delete(key);
