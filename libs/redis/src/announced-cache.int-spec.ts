@@ -49,7 +49,9 @@ describe('AnnouncedCache, against a real Redis', () => {
     return `${prefix}announced-cache:${randomUUID()}`;
   }
 
-  function newCache(options: Partial<AnnouncedCacheOptions> & { channel: string }): AnnouncedCache<string> {
+  function newCache(
+    options: Partial<AnnouncedCacheOptions<string>> & { channel: string },
+  ): AnnouncedCache<string> {
     const cache = new AnnouncedCache<string>({
       redis,
       redisUrl: TEST_REDIS_URL,
@@ -175,5 +177,121 @@ describe('AnnouncedCache, against a real Redis', () => {
     expect(await cache.lookup('middle', loader.load('middle'))).toBe('middle#1');
     expect(await cache.lookup('oldest', loader.load('oldest'))).toBe(`oldest#${oldestLoads + 1}`);
     expect([loader.calls('middle'), loader.calls('newest')]).toEqual([1, 1]);
+  });
+
+  /** A `loadMany` that counts its calls and answers `key#n` (n: that key's loads so far). */
+  function countingBatchLoader(hold?: Promise<void>) {
+    const loads = new Map<string, number>();
+    const batches: string[][] = [];
+    return {
+      batches,
+      loads: (key: string) => loads.get(key) ?? 0,
+      loadMany: async (keys: readonly string[]) => {
+        batches.push([...keys]);
+        const values = keys.map((key) => {
+          const n = (loads.get(key) ?? 0) + 1;
+          loads.set(key, n);
+          return key.startsWith('unknown') ? 'none' : `${key}#${n}`;
+        });
+        await hold;
+        return values;
+      },
+    };
+  }
+
+  it('loads the misses of many keys together, at most maxBatch at a time, each its own value', async () => {
+    const loader = countingBatchLoader();
+    const cache = newCache({ channel: newChannel(), loadMany: loader.loadMany, maxBatch: 200 });
+    await untilCached(cache, 'warm', countingLoader());
+    const keys = Array.from({ length: 500 }, (_, i) => (i % 10 === 9 ? `unknown-${i}` : `source-${i}`));
+
+    // Twice each key at once: a key's concurrent lookups share one load.
+    const values = await Promise.all([...keys, ...keys].map((key) => cache.lookup(key)));
+
+    expect(loader.batches.map((batch) => batch.length)).toEqual([200, 200, 100]);
+    expect(values).toEqual(
+      [...keys, ...keys].map((key) => (key.startsWith('unknown') ? 'none' : `${key}#1`)),
+    );
+    expect(keys.filter((key) => loader.loads(key) !== 1)).toEqual([]);
+  });
+
+  it('does not cache a batched value whose key changed while it loaded, but caches its neighbours', async () => {
+    const channel = newChannel();
+    const announcer = newCache({ channel });
+    const release = deferred<void>();
+    const loader = countingBatchLoader(release.promise);
+    const cache = newCache({ channel, loadMany: loader.loadMany });
+    const marker = countingLoader();
+    await untilCached(cache, 'marker', marker);
+
+    const pending = Promise.all([cache.lookup('changed'), cache.lookup('unchanged')]);
+    await waitFor(async () => loader.batches.length === 1, 'the batch to be sent', 2000);
+    await announcer.forget('changed');
+    // Notices arrive in order on one channel: once the marker's is heard, so is the other's.
+    await announcer.forget('marker');
+    const markerLoads = marker.calls('marker');
+    await waitFor(
+      async () => {
+        await cache.lookup('marker', marker.load('marker'));
+        return marker.calls('marker') > markerLoads;
+      },
+      'the change to be heard',
+      2000,
+    );
+    release.resolve();
+
+    expect(await pending).toEqual(['changed#1', 'unchanged#1']);
+    expect(await cache.lookup('changed')).toBe('changed#2');
+    expect(await cache.lookup('changed')).toBe('changed#2');
+    expect(await cache.lookup('unchanged')).toBe('unchanged#1');
+    expect([loader.loads('changed'), loader.loads('unchanged')]).toEqual([2, 1]);
+  });
+
+  it('reloads an entry read near its expiry in the background, so that it never falls cold', async () => {
+    let hold = deferred<void>();
+    const loads: string[] = [];
+    let n = 0;
+    const cache = newCache({
+      channel: newChannel(),
+      ttlMs: 600,
+      refreshAhead: 0.5,
+      loadMany: async (keys) => {
+        loads.push(...keys);
+        n += 1;
+        const values = keys.map(() => `v${n}`);
+        await hold.promise;
+        return values;
+      },
+    });
+    await untilCached(cache, 'warm', countingLoader());
+    hold.resolve();
+    expect(await cache.lookup('source')).toBe('v1');
+    const loadedAt = Date.now();
+
+    // Read in its first half: from memory, nothing loaded.
+    expect(await cache.lookup('source')).toBe('v1');
+    expect(loads).toEqual(['source']);
+
+    // Read in its last half: answered at once from memory while a reload goes on, held here.
+    hold = deferred<void>();
+    await new Promise((resolve) => setTimeout(resolve, loadedAt + 350 - Date.now()));
+    expect(await cache.lookup('source')).toBe('v1');
+    expect(await cache.lookup('source')).toBe('v1');
+    await waitFor(async () => loads.length === 2, 'the reload', 2000);
+    expect(await cache.lookup('source')).toBe('v1');
+    expect(loads).toEqual(['source', 'source']);
+    hold.resolve();
+    await waitFor(async () => (await cache.lookup('source')) === 'v2', 'the reloaded value', 2000);
+
+    // Past the first load's expiry, still answered from memory: the key never fell cold (this
+    // read, late in the reload's own TTL, may start the next reload).
+    await new Promise((resolve) => setTimeout(resolve, loadedAt + 650 - Date.now()));
+    expect(await cache.lookup('source')).toBe('v2');
+
+    // Left unread past its expiry, it is loaded again by the next read, which waits for it.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const loadsBefore = loads.length;
+    expect(await cache.lookup('source')).toBe(`v${loadsBefore + 1}`);
+    expect(loads).toHaveLength(loadsBefore + 1);
   });
 });
