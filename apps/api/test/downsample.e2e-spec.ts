@@ -1,7 +1,6 @@
-import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { FakeClock } from '@solar/testing';
+import { ApiWithUser, Http, startApiWithUser } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const DAY = 86_400_000;
@@ -9,24 +8,18 @@ const OLD = Date.UTC(2026, 4, 1, 10, 0, 0); // 2026-05-01 10:00, 40 days before 
 const at = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 describe('downsampling (SPEC.md §4.12)', () => {
-  let env: TestEnvironment;
-  let app: INestApplication;
+  let harness: ApiWithUser;
   let http: Http;
   let db: Client;
   let cookie: string;
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
-    ({ app, http } = await startApi(env.config, new FakeClock(NOW)));
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
+    harness = await startApiWithUser({ clock: new FakeClock(NOW) });
+    ({ http, db, cookie } = harness);
   });
 
   afterAll(async () => {
-    await db.end();
-    await app.close();
-    await env.teardown();
+    await harness?.close();
   });
 
   async function sourceWith(points: object[]): Promise<string> {

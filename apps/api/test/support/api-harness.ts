@@ -1,9 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { Client } from 'pg';
 import request from 'supertest';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
-import { MailCapture } from '@solar/testing';
+import { createTestEnvironment, MailCapture, TestEnvironment } from '@solar/testing';
 import { ApiModule } from '../../src/api.module';
 import { API_APP_OPTIONS, apiHttpAdapter, configureApiApp, createApiApp } from '../../src/create-api-app';
 
@@ -78,4 +79,40 @@ export async function createWebhookSource(
     .send({ name: 'Webhook', connectionType: 'Webhook', ...body })
     .expect(201);
   return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
+}
+
+/** A test file's api: its environment, the app, a direct database connection and one signed-up user. */
+export interface ApiWithUser {
+  env: TestEnvironment;
+  app: INestApplication;
+  http: Http;
+  db: Client;
+  cookie: string;
+  /** Closes the database connection, the app and the environment. */
+  close(): Promise<void>;
+}
+
+/** `env` adds to the test environment's settings (a low limit); `clock` replaces the api's clock. */
+export async function startApiWithUser(
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<ApiWithUser> {
+  const env = await createTestEnvironment(options.env);
+  const db = new Client({ connectionString: env.config.databaseUrl });
+  const { app, http } = await startApi(env.config, options.clock).catch(async (error: unknown) => {
+    await env.teardown();
+    throw error;
+  });
+  const close = async () => {
+    await db.end().catch(() => undefined);
+    await app.close();
+    await env.teardown();
+  };
+  try {
+    await db.connect();
+    const { cookie } = await signUp(http, env.mail);
+    return { env, app, http, db, cookie, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
