@@ -1,6 +1,12 @@
 import { Client } from 'pg';
 import { FakeClock } from '@solar/testing';
-import { ApiWithUser, Http, startApiWithUser } from './support/api-harness';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const DAY = 86_400_000;
@@ -23,19 +29,12 @@ describe('downsampling (SPEC.md §4.12)', () => {
   });
 
   async function sourceWith(points: object[]): Promise<string> {
-    const created = await http
-      .post('/api/sunsources')
-      .set('Cookie', cookie)
-      .send({ name: 'S', connectionType: 'Webhook' })
-      .expect(201);
-    const { id } = created.body;
+    const source = await createWebhookSource(http, cookie, { name: 'S' });
     for (const point of points) {
-      const response = await http
-        .post(`/api/webhook/sunsource/${id}`)
-        .send({ key: created.body.connectionDetails.webhookSecret, ...point });
+      const response = await postTelemetry(http, source, point);
       expect(response.body.stored).toBe(true);
     }
-    return id;
+    return source.id;
   }
 
   const rows = async (id: string) =>

@@ -1,7 +1,13 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { FakeClock } from '@solar/testing';
-import { ApiWithUser, createWebhookSource, Http, startApiWithUser } from './support/api-harness';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -32,15 +38,8 @@ describe('webhook: the arrival budget of a source', () => {
     await harness?.close();
   });
 
-  /** A browser's request carries Origin: it goes through Express to the controller. */
-  const post = (own: { id: string; secret: string }, ts: number, via: 'device' | 'controller') => {
-    const test = http.post(`/api/webhook/sunsource/${own.id}`);
-    return (via === 'controller' ? test.set('Origin', 'https://elsewhere.example') : test).send({
-      key: own.secret,
-      timestamp: new Date(ts).toISOString(),
-      solarPower: 1,
-    });
-  };
+  const post = (own: { id: string; secret: string }, ts: number, via: 'device' | 'controller') =>
+    postTelemetry(http, own, { timestamp: new Date(ts).toISOString(), solarPower: 1 }, via);
   const rowCount = async (id: string) =>
     Number((await db.query('SELECT count(*) AS n FROM telemetry WHERE sun_source_id = $1', [id])).rows[0].n);
 

@@ -1,7 +1,13 @@
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { FakeClock, TEST_REDIS_URL } from '@solar/testing';
-import { ApiWithUser, createWebhookSource, Http, startApiWithUser } from './support/api-harness';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -34,9 +40,7 @@ describe('webhook: the throttle for data older than a day', () => {
   });
 
   const post = (own: { id: string; secret: string }, ts: number, solarPower: number) =>
-    http
-      .post(`/api/webhook/sunsource/${own.id}`)
-      .send({ key: own.secret, timestamp: new Date(ts).toISOString(), solarPower });
+    postTelemetry(http, own, { timestamp: new Date(ts).toISOString(), solarPower });
   const storedTimes = async (id: string) =>
     (
       await db.query<{ ts: Date }>('SELECT ts FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [id])

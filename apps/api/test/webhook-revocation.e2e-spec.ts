@@ -1,5 +1,11 @@
 import { Client } from 'pg';
-import { ApiWithUser, createWebhookSource, Http, startApiWithUser } from './support/api-harness';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const NOT_FOUND = { message: 'Sun source not found' };
@@ -38,8 +44,7 @@ describe('webhook ingestion of a source revoked behind the cache', () => {
   ])('%s: 404 and nothing stored, from the next message on', async (_case, change) => {
     const source = await createWebhookSource(http, cookie);
     const send = (minutesAgo: number) =>
-      http.post(`/api/webhook/sunsource/${source.id}`).send({
-        key: source.secret,
+      postTelemetry(http, source, {
         soc: 50,
         timestamp: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
       });

@@ -2,7 +2,13 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { Client } from 'pg';
 import { FakeClock } from '@solar/testing';
-import { ApiWithUser, createWebhookSource, Http, startApiWithUser } from './support/api-harness';
+import {
+  ApiWithUser,
+  BROWSER_ORIGIN,
+  createWebhookSource,
+  Http,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const STALE = { message: 'Webhook timestamp outside the allowed window' };
@@ -41,7 +47,7 @@ describe('webhook signature with a timestamp', () => {
   type Headers = Record<string, string>;
   const routes: Array<[string, Headers]> = [
     ['a device (the route ahead of Express)', {}],
-    ['a browser (the controller)', { Origin: 'https://elsewhere.example' }],
+    ['a browser (the controller)', { Origin: BROWSER_ORIGIN }],
   ];
 
   describe.each(routes)('from %s', (_route, routeHeaders) => {

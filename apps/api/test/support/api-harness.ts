@@ -116,3 +116,23 @@ export async function startApiWithUser(
     throw error;
   }
 }
+
+/** A browser's request carries an Origin: it goes through Express to the controller. */
+export const BROWSER_ORIGIN = 'https://elsewhere.example';
+
+/**
+ * Posts `reading` to the webhook of `source` with its key in the body, as a device does (answered
+ * ahead of Express) or, `via` 'controller', as a browser does.
+ */
+export function postTelemetry(
+  http: Http,
+  source: { id: string; secret: string },
+  reading: object,
+  via: 'device' | 'controller' = 'device',
+): request.Test {
+  const test = http.post(`/api/webhook/sunsource/${source.id}`);
+  return (via === 'controller' ? test.set('Origin', BROWSER_ORIGIN) : test).send({
+    key: source.secret,
+    ...reading,
+  });
+}
