@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import { AppConfig } from '@solar/config';
@@ -115,6 +116,12 @@ export async function startApiWithUser(
     await close();
     throw error;
   }
+}
+
+/** Makes the app listen on a free loopback port too, for another app (the ingestor) to call; its port. */
+export async function listenOnLoopback(app: INestApplication): Promise<number> {
+  await app.listen(0, '127.0.0.1');
+  return (app.getHttpServer().address() as AddressInfo).port;
 }
 
 /** A browser's request carries an Origin: it goes through Express to the controller. */
