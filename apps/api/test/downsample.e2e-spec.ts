@@ -1,7 +1,12 @@
-import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { FakeClock } from '@solar/testing';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const DAY = 86_400_000;
@@ -9,40 +14,27 @@ const OLD = Date.UTC(2026, 4, 1, 10, 0, 0); // 2026-05-01 10:00, 40 days before 
 const at = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 describe('downsampling (SPEC.md §4.12)', () => {
-  let env: TestEnvironment;
-  let app: INestApplication;
+  let harness: ApiWithUser;
   let http: Http;
   let db: Client;
   let cookie: string;
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
-    ({ app, http } = await startApi(env.config, new FakeClock(NOW)));
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
+    harness = await startApiWithUser({ clock: new FakeClock(NOW) });
+    ({ http, db, cookie } = harness);
   });
 
   afterAll(async () => {
-    await db.end();
-    await app.close();
-    await env.teardown();
+    await harness?.close();
   });
 
   async function sourceWith(points: object[]): Promise<string> {
-    const created = await http
-      .post('/api/sunsources')
-      .set('Cookie', cookie)
-      .send({ name: 'S', connectionType: 'Webhook' })
-      .expect(201);
-    const { id } = created.body;
+    const source = await createWebhookSource(http, cookie, { name: 'S' });
     for (const point of points) {
-      const response = await http
-        .post(`/api/webhook/sunsource/${id}`)
-        .send({ key: created.body.connectionDetails.webhookSecret, ...point });
+      const response = await postTelemetry(http, source, point);
       expect(response.body.stored).toBe(true);
     }
-    return id;
+    return source.id;
   }
 
   const rows = async (id: string) =>

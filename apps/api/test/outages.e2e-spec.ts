@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { BACKEND_UNAVAILABLE_MESSAGE } from '@solar/platform';
 import { NOT_STORED } from '@solar/telemetry';
-import { createTestEnvironment, TestEnvironment, waitFor } from '@solar/testing';
+import { createTestEnvironment, freePort, TestEnvironment, waitFor } from '@solar/testing';
 import { createWebhookSource, logIn, signUp, startApi } from './support/api-harness';
 
 /** Clients looping requests at once, as a modest production load. */
@@ -29,16 +29,6 @@ interface Answer {
   retryAfter: string | null;
   /** What a webhook post sent, to find its row. */
   sent?: { sourceId: string; ts: string };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** Resolves once something accepts TCP connections on `port`. */

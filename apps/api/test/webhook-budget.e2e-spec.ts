@@ -1,8 +1,13 @@
-import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import { FakeClock } from '@solar/testing';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -12,39 +17,29 @@ const WINDOW_SECONDS = 3600;
 
 /** The per-source arrival budget: every message counts, stored or not; beyond it, 429. */
 describe('webhook: the arrival budget of a source', () => {
-  let env: TestEnvironment;
-  let app: INestApplication;
+  let harness: ApiWithUser;
   let http: Http;
   let db: Client;
   let cookie: string;
   const clock = new FakeClock(new Date('2026-06-01T12:00:00Z'));
 
   beforeAll(async () => {
-    env = await createTestEnvironment({
-      SOURCE_MESSAGE_BUDGET: String(BUDGET),
-      SOURCE_MESSAGE_BUDGET_WINDOW_SECONDS: String(WINDOW_SECONDS),
+    harness = await startApiWithUser({
+      env: {
+        SOURCE_MESSAGE_BUDGET: String(BUDGET),
+        SOURCE_MESSAGE_BUDGET_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      },
+      clock,
     });
-    ({ app, http } = await startApi(env.config, clock));
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
+    ({ http, db, cookie } = harness);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await app?.close();
-    await env?.teardown();
+    await harness?.close();
   });
 
-  /** A browser's request carries Origin: it goes through Express to the controller. */
-  const post = (own: { id: string; secret: string }, ts: number, via: 'device' | 'controller') => {
-    const test = http.post(`/api/webhook/sunsource/${own.id}`);
-    return (via === 'controller' ? test.set('Origin', 'https://elsewhere.example') : test).send({
-      key: own.secret,
-      timestamp: new Date(ts).toISOString(),
-      solarPower: 1,
-    });
-  };
+  const post = (own: { id: string; secret: string }, ts: number, via: 'device' | 'controller') =>
+    postTelemetry(http, own, { timestamp: new Date(ts).toISOString(), solarPower: 1 }, via);
   const rowCount = async (id: string) =>
     Number((await db.query('SELECT count(*) AS n FROM telemetry WHERE sun_source_id = $1', [id])).rows[0].n);
 

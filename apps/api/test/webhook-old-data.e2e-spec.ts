@@ -1,8 +1,13 @@
-import { INestApplication } from '@nestjs/common';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { createTestEnvironment, FakeClock, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import { FakeClock, TEST_REDIS_URL } from '@solar/testing';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -15,8 +20,7 @@ const YEAR_MS = 365 * 24 * 3600_000;
  * arriving at the same time.
  */
 describe('webhook: the throttle for data older than a day', () => {
-  let env: TestEnvironment;
-  let app: INestApplication;
+  let harness: ApiWithUser;
   let http: Http;
   let db: Client;
   let redis: Redis;
@@ -25,32 +29,25 @@ describe('webhook: the throttle for data older than a day', () => {
   const yearAgo = clock.now().getTime() - YEAR_MS;
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
-    ({ app, http } = await startApi(env.config, clock));
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
+    harness = await startApiWithUser({ clock });
+    ({ http, db, cookie } = harness);
     redis = new Redis(TEST_REDIS_URL);
-    ({ cookie } = await signUp(http, env.mail));
   });
 
   afterAll(async () => {
     redis?.disconnect();
-    await db?.end();
-    await app?.close();
-    await env?.teardown();
+    await harness?.close();
   });
 
   const post = (own: { id: string; secret: string }, ts: number, solarPower: number) =>
-    http
-      .post(`/api/webhook/sunsource/${own.id}`)
-      .send({ key: own.secret, timestamp: new Date(ts).toISOString(), solarPower });
+    postTelemetry(http, own, { timestamp: new Date(ts).toISOString(), solarPower });
   const storedTimes = async (id: string) =>
     (
       await db.query<{ ts: Date }>('SELECT ts FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [id])
     ).rows.map((row) => row.ts.getTime());
   /** What Redis remembers of a source: its windows, the duplicate markers, the budget. */
   async function forgetInRedis(id: string): Promise<void> {
-    const keys = await redis.keys(`${env.config.redisKeyPrefix}telemetry:{${id}}:*`);
+    const keys = await redis.keys(`${harness.env.config.redisKeyPrefix}telemetry:{${id}}:*`);
     if (keys.length > 0) await redis.del(...keys);
   }
 

@@ -1,7 +1,11 @@
-import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  postTelemetry,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const NOT_FOUND = { message: 'Sun source not found' };
@@ -12,24 +16,18 @@ const NOT_FOUND = { message: 'Sun source not found' };
  * still honoured from the very next message, though the cache has not heard of it.
  */
 describe('webhook ingestion of a source revoked behind the cache', () => {
-  let env: TestEnvironment;
-  let app: INestApplication;
+  let harness: ApiWithUser;
   let http: Http;
   let db: Client;
   let cookie: string;
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
-    ({ app, http } = await startApi(env.config));
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
+    harness = await startApiWithUser();
+    ({ http, db, cookie } = harness);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await app?.close();
-    await env?.teardown();
+    await harness?.close();
   });
 
   const rows = async (id: string) =>
@@ -46,8 +44,7 @@ describe('webhook ingestion of a source revoked behind the cache', () => {
   ])('%s: 404 and nothing stored, from the next message on', async (_case, change) => {
     const source = await createWebhookSource(http, cookie);
     const send = (minutesAgo: number) =>
-      http.post(`/api/webhook/sunsource/${source.id}`).send({
-        key: source.secret,
+      postTelemetry(http, source, {
         soc: 50,
         timestamp: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
       });

@@ -1,9 +1,14 @@
-import { INestApplication } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { Client } from 'pg';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import { FakeClock } from '@solar/testing';
+import {
+  ApiWithUser,
+  BROWSER_ORIGIN,
+  createWebhookSource,
+  Http,
+  startApiWithUser,
+} from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const STALE = { message: 'Webhook timestamp outside the allowed window' };
@@ -18,25 +23,19 @@ const MINUTE = 60_000;
  * a device's request (the route ahead of Express) and a browser's (Origin: the controller).
  */
 describe('webhook signature with a timestamp', () => {
-  let env: TestEnvironment;
-  let app: INestApplication;
+  let harness: ApiWithUser;
   let http: Http;
   let db: Client;
   let cookie: string;
   const clock = new FakeClock(new Date('2026-06-01T12:00:00Z'));
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
-    ({ app, http } = await startApi(env.config, clock));
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
+    harness = await startApiWithUser({ clock });
+    ({ http, db, cookie } = harness);
   });
 
   afterAll(async () => {
-    await db.end();
-    await app.close();
-    await env.teardown();
+    await harness.close();
   });
 
   const unixSeconds = (offsetMs: number) => String(Math.floor((clock.now().getTime() + offsetMs) / 1000));
@@ -48,7 +47,7 @@ describe('webhook signature with a timestamp', () => {
   type Headers = Record<string, string>;
   const routes: Array<[string, Headers]> = [
     ['a device (the route ahead of Express)', {}],
-    ['a browser (the controller)', { Origin: 'https://elsewhere.example' }],
+    ['a browser (the controller)', { Origin: BROWSER_ORIGIN }],
   ];
 
   describe.each(routes)('from %s', (_route, routeHeaders) => {

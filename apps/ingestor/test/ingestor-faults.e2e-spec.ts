@@ -1,24 +1,14 @@
-import { INestApplication } from '@nestjs/common';
 import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
-import { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import request from 'supertest';
-import { createTestEnvironment, TestEnvironment, waitFor } from '@solar/testing';
-import { freePort } from '../../../bench/support/processes';
-import { createApiApp } from '../../api/src/create-api-app';
-import { Http, signUp } from '../../api/test/support/api-harness';
+import { freePort, TestEnvironment, waitFor } from '@solar/testing';
+import { ApiWithUser, Http, listenOnLoopback, startApiWithUser } from '../../api/test/support/api-harness';
 import { CuttableProxy, IngestorProcess } from './support/ingestor-process';
+import { createMqttSource, deviceLogin, MqttSource } from './support/mqtt-devices';
 
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
 const HOUR_MS = 60 * 60 * 1000;
-
-interface Source {
-  id: string;
-  clientId: string;
-  key: string;
-}
 
 /**
  * Devices publishing QoS 1 at a steady total rate, each message of one source 10 s of device time
@@ -83,8 +73,8 @@ class DeviceFleet {
 }
 
 describe('the ingestor under faults: acknowledged after the write, bounded in flight', () => {
+  let harness: ApiWithUser;
   let env: TestEnvironment;
-  let api: INestApplication;
   let apiPort: number;
   let http: Http;
   let cookie: string;
@@ -93,14 +83,9 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
   let fleet: DeviceFleet | undefined;
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
-    api = await createApiApp(env.config);
-    await api.listen(0, '127.0.0.1');
-    apiPort = (api.getHttpServer().address() as AddressInfo).port;
-    http = request(api.getHttpServer());
-    ({ cookie } = await signUp(http, env.mail));
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
+    harness = await startApiWithUser();
+    ({ env, http, cookie, db } = harness);
+    apiPort = await listenOnLoopback(harness.app);
   });
 
   afterEach(async () => {
@@ -111,26 +96,16 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
   });
 
   afterAll(async () => {
-    await api?.close();
-    await db?.end();
-    await env?.teardown();
+    await harness?.close();
   });
 
-  async function createSources(n: number): Promise<Source[]> {
-    const sources: Source[] = [];
-    for (let i = 0; i < n; i += 1) {
-      const response = await http
-        .post('/api/sunsources')
-        .set('Cookie', cookie)
-        .send({ name: `fault source ${i}`, connectionType: 'MQTT' })
-        .expect(201);
-      const details = response.body.connectionDetails as Record<string, string>;
-      sources.push({ id: response.body.id, clientId: details.mqttClientId, key: details.mqttApiKey });
-    }
+  async function createSources(n: number): Promise<MqttSource[]> {
+    const sources: MqttSource[] = [];
+    for (let i = 0; i < n; i += 1) sources.push(await createMqttSource(http, cookie, `fault source ${i}`));
     return sources;
   }
 
-  async function storedOf(sources: Source[]): Promise<Set<string>> {
+  async function storedOf(sources: MqttSource[]): Promise<Set<string>> {
     const result = await db.query<{ sun_source_id: string; ts: Date }>(
       'SELECT sun_source_id, ts FROM telemetry WHERE sun_source_id = ANY($1)',
       [sources.map((source) => source.id)],
@@ -141,10 +116,10 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
   const missing = (wanted: Set<string>, stored: Set<string>) => [...wanted].filter((key) => !stored.has(key));
 
   function connectDevices(
-    sources: Source[],
+    sources: MqttSource[],
     url: string,
-    topicOf: (source: Source) => string,
-    credentials: (source: Source) => IClientOptions,
+    topicOf: (source: MqttSource) => string,
+    credentials: (source: MqttSource) => IClientOptions,
   ) {
     return Promise.all(
       sources.map(async (source) => ({
@@ -160,12 +135,12 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
   }
 
   /** Devices of the embedded broker: each with its own source's credentials. */
-  async function embeddedFleet(sources: Source[], brokerUrl: string): Promise<DeviceFleet> {
+  async function embeddedFleet(sources: MqttSource[], brokerUrl: string): Promise<DeviceFleet> {
     const devices = await connectDevices(
       sources,
       brokerUrl,
       (source) => `solar/sources/${source.id}/data`,
-      (source) => ({ clientId: source.clientId, username: source.clientId, password: source.key }),
+      (source) => deviceLogin(source),
     );
     return new DeviceFleet(devices);
   }

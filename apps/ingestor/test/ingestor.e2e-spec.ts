@@ -2,121 +2,52 @@ jest.mock('aedes', () =>
   jest.requireActual<typeof import('./support/native-aedes')>('./support/native-aedes').loadAedesNatively(),
 );
 
-import { INestApplication } from '@nestjs/common';
-import Redis from 'ioredis';
-import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
+import { IClientOptions, MqttClient } from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AddressInfo, createServer } from 'node:net';
 import { Client } from 'pg';
-import request from 'supertest';
-import { AppConfig } from '@solar/config';
 import { DeviceAuthService, ingestorCredentials } from '@solar/domain';
-import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment, waitFor } from '@solar/testing';
-import { createApiApp } from '../../api/src/create-api-app';
-import { Http, logIn, signUp } from '../../api/test/support/api-harness';
-import { createIngestorApp } from '../src/create-ingestor-app';
+import { waitFor } from '@solar/testing';
+import { createWebhookSource, Http, logIn, signUp } from '../../api/test/support/api-harness';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { OutcomeCounts } from '../src/telemetry/outcome-tally';
-
-interface Source {
-  id: string;
-  topic: string;
-  clientId: string;
-  key: string;
-}
+import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
+import { createMqttSource, deviceLogin, MqttClients, MqttSource } from './support/mqtt-devices';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const closed = (client: MqttClient) => new Promise<void>((resolve) => client.once('close', () => resolve()));
 
 describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () => {
-  let env: TestEnvironment;
-  let api: INestApplication;
+  let harness: IngestorWithApi;
   let http: Http;
-  let ingestor: INestApplication;
-  let ingestorConfig: AppConfig;
-  let brokerUrl: string;
   let db: Client;
-  let redis: Redis;
   let cookie: string;
-  let ingestorRunning = false;
-  const devices: MqttClient[] = [];
+  const devices = new MqttClients();
 
   beforeAll(async () => {
-    env = await createTestEnvironment({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'Root-Pass-123' });
-    api = await createApiApp(env.config);
-    await api.listen(0, '127.0.0.1');
-    http = request(api.getHttpServer());
-    const apiPort = (api.getHttpServer().address() as AddressInfo).port;
-    brokerUrl = `mqtt://127.0.0.1:${await freePort()}`;
-    ingestorConfig = env.configWith({ PORT: String(apiPort), EMBEDDED_BROKER: 'true', MQTT_URL: brokerUrl });
-    ingestor = await createIngestorApp(ingestorConfig);
-    await ingestor.startAllMicroservices();
-    ingestorRunning = true;
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    redis = new Redis(TEST_REDIS_URL, { keyPrefix: env.config.redisKeyPrefix });
-    ({ cookie } = await signUp(http, env.mail));
+    harness = await startIngestorWithApi({
+      env: { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'Root-Pass-123' },
+    });
+    ({ http, db, cookie } = harness);
   });
 
   afterEach(async () => {
-    await Promise.all(devices.splice(0).map((device) => device.endAsync(true)));
+    await devices.endAll();
   });
 
   afterAll(async () => {
-    if (ingestorRunning) await ingestor.close();
-    await api?.close();
-    await db?.end();
-    redis?.disconnect();
-    await env?.teardown();
+    await harness?.close();
   });
 
-  async function createSource(
-    connectionType: 'MQTT' | 'Webhook' = 'MQTT',
-    ownerCookie = cookie,
-  ): Promise<Source> {
-    const response = await http
-      .post('/api/sunsources')
-      .set('Cookie', ownerCookie)
-      .send({ name: `${connectionType} source`, connectionType })
-      .expect(201);
-    const details = response.body.connectionDetails as Record<string, string | null>;
-    return {
-      id: response.body.id,
-      topic: details.mqttTopic ?? '',
-      clientId: details.mqttClientId ?? '',
-      key: details.mqttApiKey ?? '',
-    };
-  }
-
-  function connect(options: IClientOptions): Promise<MqttClient> {
-    return connectAsync(brokerUrl, { reconnectPeriod: 0, connectTimeout: 5000, ...options }).then(
-      (client) => {
-        devices.push(client);
-        return client;
-      },
-    );
-  }
-
-  const connectDevice = (source: Source, key = source.key) =>
-    connect({ clientId: source.clientId, username: source.clientId, password: key });
+  const createSource = (ownerCookie = cookie) => createMqttSource(http, ownerCookie);
+  const connect = (options: IClientOptions) => devices.connect(harness.brokerUrl, options);
+  const connectDevice = (source: MqttSource, key = source.key) => connect(deviceLogin(source, key));
 
   /** The ingestor's own account under another client id: may publish anywhere (SPEC.md §4.14). */
   const connectSuperuser = () =>
     connect({
       clientId: `test-publisher-${randomBytes(3).toString('hex')}`,
-      ...ingestorCredentials(ingestorConfig),
+      ...ingestorCredentials(harness.ingestorConfig),
     });
 
   async function rows(sunSourceId: string) {
@@ -131,7 +62,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
     return result.rows;
   }
 
-  const outcomes = (): OutcomeCounts => ingestor.get(MqttTelemetryConsumer).outcomes();
+  const outcomes = (): OutcomeCounts => harness.ingestor.get(MqttTelemetryConsumer).outcomes();
   const handled = (counts: OutcomeCounts) => Object.values(counts).reduce((sum, n) => sum + n, 0);
 
   /** Waits until the ingestor has dealt with `n` more messages than in `before`. */
@@ -172,7 +103,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
 
   it('refuses a wrong key, a borrowed client id and a Webhook source at connect', async () => {
     const source = await createSource();
-    const webhook = await createSource('Webhook');
+    const webhook = await createWebhookSource(http, cookie);
     const wrongKey = `ak_${randomBytes(32).toString('hex')}`;
     await expect(connectDevice(source, wrongKey)).rejects.toThrow(/Not authorized/);
     await expect(
@@ -224,8 +155,8 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
   });
 
   it("drops the live devices of an account's sources when an administrator deletes the account", async () => {
-    const owner = await signUp(http, env.mail);
-    const source = await createSource('MQTT', owner.cookie);
+    const owner = await signUp(http, harness.env.mail);
+    const source = await createSource(owner.cookie);
     const device = await connectDevice(source);
     const dropped = closed(device);
     const admin = await logIn(http, 'root@example.com', 'Root-Pass-123');
@@ -236,7 +167,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
 
   it('checks a publish once per topic and connection, as EMQX caches authorization', async () => {
     const source = await createSource();
-    const asked = jest.spyOn(ingestor.get(DeviceAuthService), 'authorize');
+    const asked = jest.spyOn(harness.ingestor.get(DeviceAuthService), 'authorize');
     try {
       const device = await connectDevice(source);
       const start = Date.now() - 3600_000;
@@ -373,8 +304,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
         ),
       ),
     );
-    ingestorRunning = false;
-    await ingestor.close();
+    await harness.stopIngestor();
     const { rows: count } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM telemetry WHERE sun_source_id = $1',
       [source.id],

@@ -5,13 +5,10 @@ jest.mock('aedes', () =>
 import { INestApplication } from '@nestjs/common';
 import { connectAsync, MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
-import { AddressInfo, createServer } from 'node:net';
-import { Client } from 'pg';
-import request from 'supertest';
-import { createTestEnvironment, TestEnvironment, waitFor } from '@solar/testing';
-import { createApiApp } from '../../api/src/create-api-app';
-import { Http, signUp } from '../../api/test/support/api-harness';
+import { waitFor } from '@solar/testing';
 import { createIngestorApp } from '../src/create-ingestor-app';
+import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
+import { createMqttSource, deviceLogin, MqttSource } from './support/mqtt-devices';
 
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
 /** How often the device publishes, and how far apart its (fake) timestamps are: past the throttle. */
@@ -21,24 +18,7 @@ const DEVICE_STEP_MS = 10_000;
 const AFTER_ANSWER_MS = 1000;
 const SETTLE_MS = 1000;
 
-interface Source {
-  id: string;
-  clientId: string;
-  key: string;
-}
-
 type Revocation = 'deactivate' | 'change type' | 'rotate key' | 'delete';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,38 +28,24 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * time is recorded, and no stored row may be of a message sent after the answer was received.
  */
 describe('revocation while a device is publishing', () => {
-  let env: TestEnvironment;
-  let api: INestApplication;
-  let http: Http;
-  let embedded: INestApplication;
+  let harness: IngestorWithApi;
   let mosquittoIngestor: INestApplication;
-  let embeddedUrl: string;
   let topicPrefix: string;
-  let db: Client;
-  let cookie: string;
   const devices: MqttClient[] = [];
 
   beforeAll(async () => {
     topicPrefix = `revocation-${randomBytes(4).toString('hex')}`;
-    env = await createTestEnvironment({ MQTT_TOPIC_PREFIX: topicPrefix });
-    api = await createApiApp(env.config);
-    await api.listen(0, '127.0.0.1');
-    http = request(api.getHttpServer());
-    const apiPort = String((api.getHttpServer().address() as AddressInfo).port);
-    embeddedUrl = `mqtt://127.0.0.1:${await freePort()}`;
-    embedded = await createIngestorApp(
-      env.configWith({ PORT: apiPort, EMBEDDED_BROKER: 'true', MQTT_URL: embeddedUrl }),
-    );
-    await embedded.startAllMicroservices();
+    harness = await startIngestorWithApi({ env: { MQTT_TOPIC_PREFIX: topicPrefix } });
     // Mosquitto authenticates no one: the ingestor's own checks and the write are all there is.
     // A group of its own gives this ingestor a client id of its own on the shared broker.
     mosquittoIngestor = await createIngestorApp(
-      env.configWith({ PORT: apiPort, MQTT_URL: MOSQUITTO_URL, MQTT_SHARED_GROUP: topicPrefix }),
+      harness.env.configWith({
+        PORT: String(harness.apiPort),
+        MQTT_URL: MOSQUITTO_URL,
+        MQTT_SHARED_GROUP: topicPrefix,
+      }),
     );
     await mosquittoIngestor.startAllMicroservices();
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
   });
 
   afterEach(async () => {
@@ -88,31 +54,13 @@ describe('revocation while a device is publishing', () => {
 
   afterAll(async () => {
     await mosquittoIngestor?.close();
-    await embedded?.close();
-    await api?.close();
-    await db?.end();
-    await env?.teardown();
+    await harness?.close();
   });
 
-  async function createSource(): Promise<Source> {
-    const response = await http
-      .post('/api/sunsources')
-      .set('Cookie', cookie)
-      .send({ name: 'Publishing', connectionType: 'MQTT' })
-      .expect(201);
-    const details = response.body.connectionDetails as Record<string, string>;
-    return { id: response.body.id, clientId: details.mqttClientId, key: details.mqttApiKey };
-  }
-
-  async function connect(via: 'embedded' | 'mosquitto', source: Source): Promise<MqttClient> {
+  async function connect(via: 'embedded' | 'mosquitto', source: MqttSource): Promise<MqttClient> {
     const device =
       via === 'embedded'
-        ? await connectAsync(embeddedUrl, {
-            reconnectPeriod: 0,
-            clientId: source.clientId,
-            username: source.clientId,
-            password: source.key,
-          })
+        ? await connectAsync(harness.brokerUrl, { reconnectPeriod: 0, ...deviceLogin(source) })
         : await connectAsync(MOSQUITTO_URL, {
             reconnectPeriod: 0,
             clientId: `revocation-device-${randomBytes(4).toString('hex')}`,
@@ -124,7 +72,8 @@ describe('revocation while a device is publishing', () => {
   }
 
   /** The source's revocation through the api (a change of type has no route: made in the database). */
-  async function revoke(kind: Revocation, source: Source): Promise<void> {
+  async function revoke(kind: Revocation, source: MqttSource): Promise<void> {
+    const { http, cookie, db } = harness;
     const path = `/api/sunsources/${source.id}`;
     switch (kind) {
       case 'deactivate':
@@ -148,13 +97,13 @@ describe('revocation while a device is publishing', () => {
 
   const storedInstants = async (sunSourceId: string) =>
     (
-      await db.query<{ ts: Date }>('SELECT ts FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [
+      await harness.db.query<{ ts: Date }>('SELECT ts FROM telemetry WHERE sun_source_id = $1 ORDER BY ts', [
         sunSourceId,
       ])
     ).rows.map((row) => row.ts.getTime());
 
   async function publishThroughRevocation(via: 'embedded' | 'mosquitto', kind: Revocation) {
-    const source = await createSource();
+    const source = await createMqttSource(harness.http, harness.cookie, 'Publishing');
     const device = await connect(via, source);
     const topic = `${topicPrefix}/sources/${source.id}/data`;
     const base = Date.now() - 30 * 24 * 3600_000;

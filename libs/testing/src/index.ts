@@ -1,4 +1,5 @@
 export * from './fake-clock';
+export * from './free-port';
 export * from './mail-capture';
 export * from './seeded-random';
 export * from './test-config';

@@ -1,9 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import request from 'supertest';
 import { AppConfig } from '@solar/config';
 import { Clock } from '@solar/domain';
-import { MailCapture } from '@solar/testing';
+import { createTestEnvironment, MailCapture, TestEnvironment } from '@solar/testing';
 import { ApiModule } from '../../src/api.module';
 import { API_APP_OPTIONS, apiHttpAdapter, configureApiApp, createApiApp } from '../../src/create-api-app';
 
@@ -78,4 +80,66 @@ export async function createWebhookSource(
     .send({ name: 'Webhook', connectionType: 'Webhook', ...body })
     .expect(201);
   return { id: created.body.id, secret: created.body.connectionDetails.webhookSecret };
+}
+
+/** A test file's api: its environment, the app, a direct database connection and one signed-up user. */
+export interface ApiWithUser {
+  env: TestEnvironment;
+  app: INestApplication;
+  http: Http;
+  db: Client;
+  cookie: string;
+  /** Closes the database connection, the app and the environment. */
+  close(): Promise<void>;
+}
+
+/** `env` adds to the test environment's settings (a low limit); `clock` replaces the api's clock. */
+export async function startApiWithUser(
+  options: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<ApiWithUser> {
+  const env = await createTestEnvironment(options.env);
+  const db = new Client({ connectionString: env.config.databaseUrl });
+  const { app, http } = await startApi(env.config, options.clock).catch(async (error: unknown) => {
+    await env.teardown();
+    throw error;
+  });
+  const close = async () => {
+    await db.end().catch(() => undefined);
+    await app.close();
+    await env.teardown();
+  };
+  try {
+    await db.connect();
+    const { cookie } = await signUp(http, env.mail);
+    return { env, app, http, db, cookie, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Makes the app listen on a free loopback port too, for another app (the ingestor) to call; its port. */
+export async function listenOnLoopback(app: INestApplication): Promise<number> {
+  await app.listen(0, '127.0.0.1');
+  return (app.getHttpServer().address() as AddressInfo).port;
+}
+
+/** A browser's request carries an Origin: it goes through Express to the controller. */
+export const BROWSER_ORIGIN = 'https://elsewhere.example';
+
+/**
+ * Posts `reading` to the webhook of `source` with its key in the body, as a device does (answered
+ * ahead of Express) or, `via` 'controller', as a browser does.
+ */
+export function postTelemetry(
+  http: Http,
+  source: { id: string; secret: string },
+  reading: object,
+  via: 'device' | 'controller' = 'device',
+): request.Test {
+  const test = http.post(`/api/webhook/sunsource/${source.id}`);
+  return (via === 'controller' ? test.set('Origin', BROWSER_ORIGIN) : test).send({
+    key: source.secret,
+    ...reading,
+  });
 }
