@@ -27,7 +27,15 @@ import {
 import { log, RunResources } from './support/run-resources';
 import { countStored, insertSources, insertUser, SeededSource, storedAmong } from './support/seed';
 import { runWebhookLoad, WebhookRunResult } from './support/webhook-load';
-import { fleetChecks, FleetOptions, FleetReport, printFleet, runFleet, tallyOf } from './support/fleet';
+import {
+  fleetChecks,
+  FleetOptions,
+  FleetReport,
+  FleetWebhookPhase,
+  printFleet,
+  runFleet,
+  tallyOf,
+} from './support/fleet';
 
 /**
  * `npm run bench:ingest`: the issue's ingestion benchmark. Builds, starts the built api and
@@ -331,21 +339,8 @@ interface MqttPhase {
   accountingNote: string;
 }
 
-interface WebhookPhase {
+interface WebhookPhase extends FleetWebhookPhase {
   capacity: Capacity;
-  name: string;
-  connections: number;
-  overallRate: number | undefined;
-  sources: number;
-  result: Omit<WebhookRunResult, 'unanswered' | 'unclaimed' | 'samples'> & { unanswered: number };
-  /** `keepSamples`: [due instant, latency] of every answer; not written to the report. */
-  samples?: Array<[number, number]>;
-  unansweredStored: number;
-  stored: number;
-  storedPerSecond: number;
-  usage: PhaseUsage;
-  accountingExact: boolean;
-  accountingNote: string;
 }
 
 const warmupLine = (warmup: NonNullable<WebhookRunResult['warmupLatency']>) =>

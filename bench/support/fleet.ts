@@ -107,6 +107,7 @@ export interface FleetWebhookPhase {
   overallRate: number | undefined;
   sources: number;
   result: Omit<WebhookRunResult, 'unanswered' | 'unclaimed' | 'samples'> & { unanswered: number };
+  /** `keepSamples`: [due instant, latency] of every answer; not written to the report. */
   samples?: Array<[number, number]>;
   unansweredStored: number;
   stored: number;
