@@ -184,8 +184,10 @@ class WebhookTraffic {
       generator,
       seconds,
       sent: this.sent,
-      sentByKind: this.sentByKind,
-      outcomes: this.outcomes,
+      // Copies: requests still open now may be answered while the run winds down, and must not
+      // count both as answered and as unanswered.
+      sentByKind: { ...this.sentByKind },
+      outcomes: { ...this.outcomes },
       unexpected: this.unexpected,
       unanswered,
       unclaimed: [...unclaimed.values()].map(({ sourceId, ts }) => ({ sourceId, ts })),
