@@ -16,7 +16,7 @@ function tally(bodies: Array<{ message: string }>): Record<string, number> {
   return counts;
 }
 
-describe('lockout under parallel attempts (SPEC.md §3.2, §5)', () => {
+describe('lockout under parallel attempts (5 failed attempts lock for 5 minutes)', () => {
   let env: TestEnvironment;
   let first: { app: INestApplication; http: Http };
   let second: { app: INestApplication; http: Http };

@@ -40,7 +40,7 @@ export class TelemetryMqttServer extends ServerMqtt {
   }
 
   /**
-   * The privileged ingestor account of the configuration, QoS 1 (SPEC.md §1). Alone (no shared
+   * The privileged ingestor account of the configuration, QoS 1. Alone (no shared
    * group), a session the broker keeps while the ingestor is away (clean: false, a fixed client
    * id per topic prefix): what it holds unacknowledged is redelivered at the restart. In a shared
    * group, a clean session per process: when it ends, the broker (EMQX) hands the messages it

@@ -13,7 +13,7 @@ export class PowerGroupDto implements PowerGroupView {
   @ApiProperty() updatedAt!: string;
 }
 
-/** SPEC.md §2.8: name 100, description 500, logoUrl 500 characters (an http(s) URL, as a source's icon). */
+/** Power group text: name 100, description 500, logoUrl 500 characters (an http(s) URL, as a source's icon). */
 export class CreatePowerGroupDto {
   @ApiProperty({ maxLength: 100 })
   @NonBlankText(100)
