@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { databaseUrl, dropDatabases, TEST_REDIS_URL, waitFor } from '@solar/testing';
 
 /**
- * The operations contract (CONTRACT.md) on the built apps, run as real processes: each creates
+ * The operations contract on the built apps, run as real processes: each creates
  * its database if missing, migrates, logs `ready`, answers `GET /api/health` and exits 0 on SIGTERM.
  */
 const root = join(__dirname, '..');
@@ -69,7 +69,7 @@ async function stop(app: RunningApp): Promise<{ code: number | null; signal: Nod
   return app.exited;
 }
 
-describe('the three apps as processes (CONTRACT.md)', () => {
+describe('the three apps as processes', () => {
   const databases: string[] = [];
   const running: RunningApp[] = [];
   const secrets = {

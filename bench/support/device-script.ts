@@ -68,7 +68,7 @@ export class DeviceScript {
     return this.payload(ts);
   }
 
-  /** A typical hybrid-inverter sample (SPEC.md §1 names), about 400 bytes. */
+  /** A typical hybrid-inverter sample (canonical field names), about 400 bytes. */
   private payload(ts: number): string {
     const r = this.random;
     const solar = Math.round(r() * 4000);

@@ -40,7 +40,7 @@ function uniqueTag(label: string): string {
   return `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
-describe('administration /api/admin (DECISIONS.md "Resources the spec leaves out", SPEC.md §5)', () => {
+describe('administration /api/admin', () => {
   const adminEmail = uniqueEmail('root');
   let env: TestEnvironment;
   let app: INestApplication;

@@ -17,7 +17,7 @@ const LOCKED = { success: false, message: 'Account locked. Try again later.', us
 const INVALID_CODE = { success: false, message: 'Invalid or expired code', user: null };
 const INVALID_CREDENTIALS = { success: false, message: 'Invalid email or password', user: null };
 
-describe('accounts and sessions (SPEC.md §4.1, §3.2, §5)', () => {
+describe('accounts and sessions', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

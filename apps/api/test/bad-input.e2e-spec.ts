@@ -180,7 +180,7 @@ function withKey(key: string, value: unknown): Record<string, unknown> {
   return object;
 }
 
-describe('hostile input never gives a 5xx (SPEC.md §7)', () => {
+describe('hostile input never gives a 5xx', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

@@ -13,7 +13,7 @@ const DAY = 86_400_000;
 const OLD = Date.UTC(2026, 4, 1, 10, 0, 0); // 2026-05-01 10:00, 40 days before NOW
 const at = (milliseconds: number) => new Date(milliseconds).toISOString();
 
-describe('downsampling (SPEC.md §4.12)', () => {
+describe('downsampling', () => {
   let harness: ApiWithUser;
   let http: Http;
   let db: Client;

@@ -96,7 +96,7 @@ function sheetRows(sheet: ExcelJS.Worksheet): ExcelJS.CellValue[][] {
   return rows;
 }
 
-describe('export (SPEC.md §4.10, §8)', () => {
+describe('export', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let api: Http;

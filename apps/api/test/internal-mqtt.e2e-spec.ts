@@ -48,7 +48,7 @@ class FakeEmqx {
   }
 }
 
-describe('broker callbacks /api/internal/mqtt (SPEC.md §4.14, DECISIONS.md "MQTT")', () => {
+describe('broker callbacks /api/internal/mqtt', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

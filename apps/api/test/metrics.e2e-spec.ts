@@ -48,7 +48,7 @@ const FIXTURE = [
   },
 ];
 
-describe('metrics and telemetry data (SPEC.md §4.3, §4.4, §2.4, §2.5, §2.9)', () => {
+describe('metrics and telemetry data', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

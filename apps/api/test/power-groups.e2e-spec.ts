@@ -4,7 +4,7 @@ import { Http, signUp, startApi } from './support/api-harness';
 
 const NOT_FOUND = { message: 'Power group not found' };
 
-describe('Power Groups (DECISIONS.md, SPEC.md §2.8)', () => {
+describe('Power Groups', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

@@ -63,7 +63,7 @@ class GatedCompute extends InProcessForecastCompute {
   }
 }
 
-describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISIONS.md "Forecasts")', () => {
+describe('predictions /api/predictions', () => {
   const clock = new FakeClock(NOW);
   const compute = new GatedCompute();
   const weather = new FakeOpenMeteo({ firstDate: '2026-06-10', utcOffsetSeconds: 7200 });
@@ -440,7 +440,7 @@ describe('predictions /api/predictions (SPEC.md §2.6, §3.1, §4.5, §8; DECISI
 });
 
 /**
- * DECISIONS.md "Forecasts" and SPEC.md §2.6: 168 consecutive hours and 7 days; no sun, no solar
+ * A forecast has 168 consecutive hours and 7 days; no sun, no solar
  * power; state of charge within 0-100 %; energies that are the powers over an hour; days that
  * are the sums of their hours.
  */

@@ -31,7 +31,7 @@ const TWO_DAYS = [
   { timestamp: '2026-06-09T15:00:00Z', dailyEnergyProduced: 12 },
 ];
 
-describe('prices and return on investment (SPEC.md §4.6, §2.7)', () => {
+describe('prices and return on investment', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { createTestEnvironment, TestEnvironment } from '@solar/testing';
 import { Http, signUp, startApi } from './support/api-harness';
 
-describe('settings (SPEC.md §4.8, §2.7)', () => {
+describe('settings', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

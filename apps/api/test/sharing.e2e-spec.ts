@@ -22,7 +22,7 @@ let address = 0;
 /** A client address of its own (through the trusted loopback proxy), so rate limits stay apart. */
 const nextAddress = () => `203.0.113.${(address++ % 250) + 1}`;
 
-describe('sharing (SPEC.md §4.9, DECISIONS.md)', () => {
+describe('sharing', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

@@ -42,7 +42,7 @@ type Body = Record<string, unknown>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('sun sources (SPEC.md §4.2, §2.2, §3.3)', () => {
+describe('sun sources', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

@@ -27,7 +27,7 @@ type Row = Record<string, unknown> & { ts: Date; raw: Record<string, unknown> };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('synthetic telemetry /api/sunsourcedata/debug (SPEC.md §4.4, DECISIONS.md)', () => {
+describe('synthetic telemetry /api/sunsourcedata/debug', () => {
   const adminEmail = uniqueEmail('root');
   let env: TestEnvironment;
   let app: INestApplication;

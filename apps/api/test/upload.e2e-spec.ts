@@ -28,7 +28,7 @@ interface Account {
   cookie: string;
 }
 
-describe('image upload (SPEC.md §4.11)', () => {
+describe('image upload', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;

@@ -31,7 +31,7 @@ const LONGITUDE = 13.405;
 
 type Body = Record<string, unknown>;
 
-/** The records SPEC.md §2.7 promises for days `from..from+count` of a provider answer. */
+/** The records the API returns for days `from..from+count` of a provider answer. */
 function recordsOf(sunSourceId: string, body: OpenMeteoBody, from = 0, count = 8): Body[] {
   const daily = body.daily;
   return daily.time.slice(from, from + count).map((date, offset) => {
@@ -66,7 +66,7 @@ function hoursOf(body: OpenMeteoBody): Body[] {
   }));
 }
 
-describe('weather (SPEC.md §4.7, §2.7)', () => {
+describe('weather', () => {
   let fake: FakeOpenMeteo;
   let env: TestEnvironment;
   let app: INestApplication;

@@ -19,7 +19,7 @@ const NOT_FOUND = { message: 'Sun source not found' };
 const BAD_SECRET = { message: 'Missing or invalid webhook secret' };
 const UNKNOWN_SOURCE = '7d444840-9dc0-41d1-b245-5ffdce74fad2';
 
-describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")', () => {
+describe('webhook ingestion', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let http: Http;
@@ -374,7 +374,7 @@ describe('webhook ingestion (SPEC.md §4.13, DECISIONS.md "Telemetry payload")',
     });
   });
 
-  describe('size (SPEC.md §8: 64 KB)', () => {
+  describe('size (at most 64 KB)', () => {
     const padded = (secret: string, size: number) => {
       const base = JSON.stringify({
         key: secret,

@@ -17,7 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const closed = (client: MqttClient) => new Promise<void>((resolve) => client.once('close', () => resolve()));
 
-describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () => {
+describe('the ingestor with its embedded broker', () => {
   let harness: IngestorWithApi;
   let http: Http;
   let db: Client;
@@ -43,7 +43,7 @@ describe('the ingestor with its embedded broker (SPEC.md §1 MQTT, §4.14)', () 
   const connect = (options: IClientOptions) => devices.connect(harness.brokerUrl, options);
   const connectDevice = (source: MqttSource, key = source.key) => connect(deviceLogin(source, key));
 
-  /** The ingestor's own account under another client id: may publish anywhere (SPEC.md §4.14). */
+  /** The ingestor's own account under another client id: may publish anywhere. */
   const connectSuperuser = () =>
     connect({
       clientId: `test-publisher-${randomBytes(3).toString('hex')}`,

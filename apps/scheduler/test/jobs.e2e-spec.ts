@@ -13,7 +13,7 @@ import { JobRunner } from '../src/jobs/job-runner';
 const NOW = new Date('2026-06-07T02:00:00Z'); // a Sunday, 02:00 UTC
 const OLD = Date.UTC(2026, 3, 1, 12, 0, 0); // 2026-04-01, well over 30 days before
 
-describe('scheduler jobs (SPEC.md §1 scheduled jobs)', () => {
+describe('scheduler jobs', () => {
   let env: TestEnvironment;
   let db: Client;
   let first: INestApplication;

@@ -56,7 +56,7 @@ const threadCompute = () =>
     (request) => new Worker(TYPESCRIPT_THREAD, { eval: true, workerData: request }),
   );
 
-describe('scheduled predictions (SPEC.md §1 scheduled jobs, DECISIONS.md "Forecasts")', () => {
+describe('scheduled predictions', () => {
   const clock = new FakeClock(NOW);
   const weather = new FakeOpenMeteo({ firstDate: '2026-06-10', utcOffsetSeconds: 7200 });
   let env: TestEnvironment;

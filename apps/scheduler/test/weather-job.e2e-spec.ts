@@ -9,7 +9,7 @@ import { JOB_NAMES, JobRunner } from '../src/jobs/job-runner';
 const NOW = new Date('2026-06-10T06:00:00Z');
 const FORECAST = { firstDate: '2026-06-10', utcOffsetSeconds: 7200, timezone: 'Europe/Berlin' };
 
-describe('weather refresh job (SPEC.md §1 scheduled jobs)', () => {
+describe('weather refresh job', () => {
   let fake: FakeOpenMeteo;
   let env: TestEnvironment;
   let db: Client;

@@ -12,10 +12,10 @@ export const Public = () => SetMetadata(IS_PUBLIC, true);
 /** The caller needs at least one of these roles (403 otherwise). */
 export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);
 
-/** SPEC.md §5 policy `Omni`: User, Admin or Overseer. */
+/** Policy `Omni`: any signed-in role, User, Admin or Overseer. */
 export const Omni = () => Roles(...ALL_ROLES);
 
-/** SPEC.md §5 policy `Admin,Overseer`. */
+/** Policy `Admin,Overseer`: administrators only. */
 export const AdminPlus = () => Roles(...ADMIN_ROLES);
 
 /** The authenticated caller; a route without the session guard in front of it is a bug. */

@@ -13,7 +13,7 @@ const explicitSecrets = {
 describe('loadConfig', () => {
   const dataDir = () => mkdtempSync(join(tmpdir(), 'solar-config-'));
 
-  it('has the defaults of CONTRACT.md', () => {
+  it('has the documented defaults', () => {
     const config = loadConfig({ ...explicitSecrets, DATA_DIR: dataDir() });
     expect(config).toMatchObject({
       port: 3000,

@@ -64,7 +64,7 @@ export interface TrainedModel {
   payload: unknown;
 }
 
-/** SPEC.md §2.6 hourly element. Powers in W, state of charge in %, energies in kWh for the hour. */
+/** One hour of a forecast. Powers in W, state of charge in %, energies in kWh for the hour. */
 export interface HourlyForecastPoint {
   timestamp: string;
   solarPower: number;
@@ -74,7 +74,7 @@ export interface HourlyForecastPoint {
   energyConsumed: number;
 }
 
-/** SPEC.md §2.6 daily element (kWh). */
+/** One day of a forecast (kWh). */
 export interface DailyForecastPoint {
   date: string;
   solarProductionKwh: number;
@@ -82,7 +82,7 @@ export interface DailyForecastPoint {
   batteryChargeKwh: number;
 }
 
-/** DECISIONS.md "Forecasts": 168 hourly points and 7 daily ones. */
+/** A forecast: 168 hourly points and 7 daily ones. */
 export interface Forecast {
   hourly: HourlyForecastPoint[];
   daily: DailyForecastPoint[];

@@ -1,8 +1,7 @@
 /**
- * Normalization and validation of one telemetry message (SPEC.md §1, DECISIONS.md "Telemetry
- * payload"), shared by the webhook and the MQTT ingestor. Pure: no I/O, no clock (the caller
- * passes `now`), and it never throws for any JSON input, because a device must not be able to
- * crash the ingestor with a payload.
+ * Normalization and validation of one telemetry message, shared by the webhook and the MQTT
+ * ingestor. Pure: no I/O, no clock (the caller passes `now`), and it never throws for any JSON
+ * input, because a device must not be able to crash the ingestor with a payload.
  */
 import {
   CODE_FIELDS,

@@ -6,7 +6,7 @@ import {
   TIMESTAMP_ALIASES,
 } from './telemetry-fields';
 
-/** SPEC.md §1 "Alias map", copied row by row, plus DECISIONS.md's `gridPower` after `gridFrequency`. */
+/** The documented alias map, row by row, with `gridPower` after `gridFrequency`. */
 const SPEC_ALIASES: [string, string[]][] = [
   ['stateOfCharge', ['soc', 'state_of_charge', 'batteryLevel', 'battery_level', 'batteryPercent']],
   ['stateOfHealth', ['soh', 'state_of_health', 'batteryHealth']],
@@ -34,7 +34,7 @@ const SPEC_ALIASES: [string, string[]][] = [
   ['dailyEnergyConsumed', ['daily_energy_consumed', 'todayConsumption', 'dailyConsumption']],
 ];
 
-/** SPEC.md §1 "Value ranges" (8 fields). */
+/** The first 8 documented value ranges. */
 const SPEC_RANGES: [string, number, number][] = [
   ['stateOfCharge', 0, 100],
   ['batteryVoltage', 0, 100],
@@ -46,7 +46,7 @@ const SPEC_RANGES: [string, number, number][] = [
   ['totalEnergyProduced', 0, 10000000],
 ];
 
-/** DECISIONS.md "Telemetry payload": the 16 ranges SPEC.md does not show. */
+/** The other 16 documented value ranges. */
 const DECIDED_RANGES: [string, number, number][] = [
   ['stateOfHealth', 0, 100],
   ['batteryCapacity', 0, 10000],
@@ -101,7 +101,7 @@ describe('the telemetry field table', () => {
     expect(NUMERIC_FIELDS.map((field) => [field.name, field.aliases])).toEqual(SPEC_ALIASES);
   });
 
-  it('covers 8 ranges from SPEC.md and 16 from DECISIONS.md, each field once', () => {
+  it('covers 8 + 16 documented ranges, each field once', () => {
     const documented = [...SPEC_RANGES, ...DECIDED_RANGES];
     expect(documented).toHaveLength(24);
     expect(new Set(documented.map(([name]) => name)).size).toBe(24);
@@ -125,7 +125,7 @@ describe('the telemetry field table', () => {
     expect(all.filter((field) => field.description.trim() === '')).toEqual([]);
   });
 
-  it('has the text fields of the alias table and the code fields of DECISIONS.md', () => {
+  it('has the text fields of the alias table and the documented code fields', () => {
     expect(TEXT_FIELDS.map((field) => [field.name, field.column, field.aliases])).toEqual([
       [
         'operatingMode',

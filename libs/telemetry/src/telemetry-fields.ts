@@ -3,8 +3,7 @@
  * unit and physical range. DTOs, storage, export columns and documentation read this table rather
  * than repeating it, so adding an alias or changing a range is a one-line change.
  *
- * Sources: SPEC.md §1 (alias map, the 8 ranges it shows) and DECISIONS.md "Telemetry payload"
- * (the other 16 ranges, `gridPower`, the code fields and the timestamp aliases).
+ * It holds the alias map, the 24 ranges, `gridPower`, the code fields and the timestamp aliases.
  */
 
 export type NumericField =
@@ -64,7 +63,7 @@ export interface CodeFieldDefinition {
   description: string;
 }
 
-/** In SPEC.md's alias-table order, with DECISIONS.md's `gridPower` after `gridFrequency`. */
+/** In alias-table order, with `gridPower` after `gridFrequency`. */
 export const NUMERIC_FIELDS: readonly NumericFieldDefinition[] = [
   {
     name: 'stateOfCharge',

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
 
-/** Server used by the tests; the default is the local PostgreSQL of CONTRACT.md. */
+/** Server used by the tests; the default is the local PostgreSQL on 127.0.0.1:5432, user postgres, no password. */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PREFIX = 'solar_test_';
 

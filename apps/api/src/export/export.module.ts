@@ -2,6 +2,6 @@ import { Module } from '@nestjs/common';
 import { TelemetryExportModule } from '@solar/telemetry';
 import { ExportController } from './export.controller';
 
-/** CSV and Excel export (SPEC.md §4.10). */
+/** CSV and Excel export. */
 @Module({ imports: [TelemetryExportModule], controllers: [ExportController] })
 export class ExportModule {}

@@ -4,7 +4,7 @@ import { InternalApiKeyGuard, Public } from '@solar/auth';
 import { DeviceAuthService } from '@solar/domain';
 import { BrokerAclRequestDto, BrokerAuthRequestDto, BrokerVerdictDto } from './dto/broker-requests.dto';
 
-/** The broker's callbacks (SPEC.md §4.14): always HTTP 200 with a verdict, as EMQX expects. */
+/** The broker's callbacks: always HTTP 200 with a verdict, as EMQX expects. */
 @ApiTags('internal')
 @ApiHeader({ name: 'X-Internal-API-Key', required: true })
 @ApiUnauthorizedResponse({ description: 'Wrong or missing internal key' })

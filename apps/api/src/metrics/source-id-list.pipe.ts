@@ -3,7 +3,7 @@ import { isUUID } from 'class-validator';
 import { BadRequestError } from '@solar/domain';
 import { QueryLimits } from '@solar/telemetry';
 
-/** The body of `POST batch/latest`: a JSON array of at most 50 source ids (SPEC.md §8). */
+/** The body of `POST batch/latest`: a JSON array of at most 50 source ids. */
 @Injectable()
 export class SourceIdListPipe implements PipeTransform<unknown, string[]> {
   transform(value: unknown): string[] {

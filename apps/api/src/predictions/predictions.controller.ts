@@ -18,7 +18,7 @@ import {
   PredictionResultDto,
 } from './dto/prediction.dto';
 
-/** Training and forecast jobs (SPEC.md §4.5): started here, run by the scheduler's worker. */
+/** Training and forecast jobs: started here, run by the scheduler's worker. */
 @ApiTags('predictions')
 @ApiCookieAuth()
 @ApiNotFoundResponse({ type: PredictionErrorDto, description: 'No such source (or job) among yours' })

@@ -33,7 +33,7 @@ export class RoiController {
 
   @Post(':sunSourceId/prices')
   @HttpCode(200)
-  @ApiOkResponse({ type: KwhPriceHistoryDto, description: 'The created price (200, as SPEC.md §4.6 says)' })
+  @ApiOkResponse({ type: KwhPriceHistoryDto, description: 'The created price (200, not 201)' })
   @ApiBadRequestResponse({ description: 'Validation errors' })
   createPrice(
     @CurrentUser() user: AuthenticatedUser,

@@ -6,7 +6,7 @@ import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telem
 import { PublicSourceDto } from './dto/sharing.dto';
 
 /**
- * The public views of SPEC.md §4.9: each one asks the owner's sharing configuration first and
+ * The public views of shared sources: each one asks the owner's sharing configuration first and
  * then reads through the same services the owner uses, without the ownership check.
  */
 @Injectable()

@@ -9,8 +9,9 @@ import { catchError, Observable, throwError } from 'rxjs';
 import { ImageTooLargeError } from '@solar/domain';
 
 /**
- * multer stops reading at the size limit and reports "File too large"; this names SPEC.md's
- * 5 MB rule instead. Bound before the FileInterceptor, so that it sees what multer throws.
+ * multer stops reading at the size limit and reports "File too large"; this names the rule
+ * instead (an image may be at most 5 MB). Bound before the FileInterceptor, so that it sees what
+ * multer throws.
  */
 @Injectable()
 export class ImageSizeLimitInterceptor implements NestInterceptor {

@@ -2,6 +2,6 @@ import { Module } from '@nestjs/common';
 import { ImagesModule } from '@solar/domain';
 import { UploadController } from './upload.controller';
 
-/** Image upload (SPEC.md §4.11); the files are served by `serveUploads`. */
+/** Image upload; the files are served by `serveUploads`. */
 @Module({ imports: [ImagesModule], controllers: [UploadController] })
 export class UploadModule {}

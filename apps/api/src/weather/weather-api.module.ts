@@ -2,6 +2,6 @@ import { Module } from '@nestjs/common';
 import { WeatherModule } from '@solar/domain';
 import { WeatherController } from './weather.controller';
 
-/** Weather forecasts per source (SPEC.md §4.7). */
+/** Weather forecasts per source. */
 @Module({ imports: [WeatherModule], controllers: [WeatherController] })
 export class WeatherApiModule {}

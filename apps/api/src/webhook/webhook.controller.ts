@@ -31,7 +31,7 @@ export class WebhookController {
   @Post('sunsource/:sunSourceId')
   @HttpCode(200)
   @ApiBody({
-    description: 'Telemetry JSON (SPEC.md §1 field names or aliases) with the secret as `key`, at most 64 KB',
+    description: 'Telemetry JSON (telemetry field names or aliases) with the secret as `key`, at most 64 KB',
   })
   @ApiHeader({
     name: 'X-Webhook-Secret',

@@ -1,4 +1,4 @@
-/** Fixed, so the broker sees one privileged worker identity (SPEC.md §1). */
+/** Fixed, so the broker sees one privileged worker identity. */
 export const INGESTOR_CLIENT_ID = 'solar-ingestor';
 
 export const DEFAULT_TOPIC_PREFIX = 'solar';

@@ -1,4 +1,4 @@
-/** Where the ingestor listens: topic form B under the configured prefix, and form A (SPEC.md §1). */
+/** Where the ingestor listens: topic form B under the configured prefix, and form A (`sunsource/{id}/data`). */
 export interface TelemetrySubscription {
   topicPrefix: string;
   /** `MQTT_SHARED_GROUP`: replicas in one group split the stream (`$share/{group}/...`). */

@@ -1,9 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Telemetry: one row per source and device timestamp, range-partitioned by month (DECISIONS.md
- * "Storage"). The primary key serves "latest", "history" and every range query of one source;
- * partitions are created ahead by the apps and on demand through `ensure_telemetry_partition`.
+ * Telemetry: one row per source and device timestamp, range-partitioned by month. The primary key
+ * serves "latest", "history" and every range query of one source; partitions are created ahead by
+ * the apps and on demand through `ensure_telemetry_partition`.
  */
 export class CreateTelemetry1764200000000 implements MigrationInterface {
   name = 'CreateTelemetry1764200000000';

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** What an owner shares publicly, per source (SPEC.md §2.7, §4.9); no row means nothing shared. */
+/** What an owner shares publicly, per source; no row means nothing shared. */
 export class CreateSourceSharing1764500000000 implements MigrationInterface {
   name = 'CreateSourceSharing1764500000000';
 

@@ -1,9 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Trained models and stored forecasts, per source (DECISIONS.md "Forecasts"). One model per
- * source, replaced by each training; forecasts are kept, the latest by creation time is the one
- * shown. Both hang off `sun_sources` with ON DELETE CASCADE.
+ * Trained models and stored forecasts, per source. One model per source, replaced by each
+ * training; forecasts are kept, the latest by creation time is the one shown. Both hang off `sun_sources` with ON DELETE CASCADE.
  */
 export class CreateForecasts1764600000000 implements MigrationInterface {
   name = 'CreateForecasts1764600000000';

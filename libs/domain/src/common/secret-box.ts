@@ -8,7 +8,7 @@ const TAG_BYTES = 16;
 
 /**
  * Encrypts device credentials at rest with AES-256-GCM under SECRETS_KEY. The owner can read
- * them back (SPEC.md returns them), a database dump cannot. `context` (e.g. the source id and
+ * them back (the API returns them), a database dump cannot. `context` (e.g. the source id and
  * the credential's name) is authenticated too, so a ciphertext copied to another row fails to open.
  */
 @Injectable()

@@ -4,7 +4,7 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const FORM_B_USERNAME = new RegExp(`^src-(${UUID})$`);
 const FORM_A_USERNAME = new RegExp(`^(${UUID})$`);
 
-/** The source a device speaks for, and the MQTT identity it must use (SPEC.md §1, forms A and B). */
+/** The source a device speaks for, and the MQTT identity it must use (topic forms A and B). */
 export interface DeviceIdentity {
   sunSourceId: string;
   clientId: string;

@@ -5,7 +5,7 @@ const bytes = (...values: Array<number | string>) =>
     values.map((value) => (typeof value === 'string' ? Buffer.from(value, 'ascii') : Buffer.from([value]))),
   );
 
-describe('image formats (SPEC.md §4.11)', () => {
+describe('image formats', () => {
   it('allows at most 5 MB', () => {
     expect(MAX_IMAGE_BYTES).toBe(5_242_880);
   });

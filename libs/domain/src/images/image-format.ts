@@ -1,4 +1,4 @@
-/** SPEC.md §4.11: the largest image accepted, in bytes. */
+/** The largest image accepted, in bytes (5 MiB). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export interface ImageFormat {

@@ -7,7 +7,7 @@ const FILE = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee.png';
 const BASE = 'https://solar.example.org/uploads';
 
 describe('image locations', () => {
-  it('builds the URL SPEC.md §4.11 shows, and finds the file name in it again', () => {
+  it('builds the public URL of an image, and finds the file name in it again', () => {
     const url = imageUrl(BASE, ME, FILE);
     expect(url).toBe(`${BASE}/users/${ME}/${FILE}`);
     expect(ownImageFileName(url, uploadBasePath(BASE), ME)).toBe(FILE);

@@ -17,7 +17,7 @@ const ALLOWED_TYPES = 'Only JPEG, PNG, GIF and WebP images are allowed';
 
 /**
  * Users' images on disk, `UPLOAD_DIR/users/{userId}/{uuid}.{ext}`, served read-only at
- * `UPLOAD_BASE_URL` (SPEC.md §4.11). A user only ever writes to and deletes from their own folder.
+ * `UPLOAD_BASE_URL`. A user only ever writes to and deletes from their own folder.
  */
 @Injectable()
 export class ImageStore {

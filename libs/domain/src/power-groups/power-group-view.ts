@@ -1,6 +1,6 @@
 import { PowerGroupRow } from './power-group.repository';
 
-/** A Power Group as its owner sees it (DECISIONS.md "Resources the spec leaves out"). */
+/** A Power Group as its owner sees it. */
 export interface PowerGroupView {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 import { KwhPriceEntity } from './kwh-price.entity';
 
-/** KwhPriceHistoryDto of SPEC.md §2.7. */
+/** KwhPriceHistoryDto: a source's price of electricity per kWh, in effect from a date on. */
 export interface KwhPriceView {
   id: string;
   sunSourceId: string;

@@ -7,7 +7,7 @@ import { KwhPriceFields, KwhPriceRepository } from './kwh-price.repository';
 
 export const KWH_PRICE_NOT_FOUND = 'Price not found';
 
-/** The kWh price history of a source (SPEC.md §4.6), always through the source's owner. */
+/** The kWh price history of a source, always through the source's owner. */
 @Injectable()
 export class KwhPricesService {
   constructor(

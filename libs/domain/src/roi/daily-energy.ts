@@ -19,7 +19,7 @@ export interface DailyEnergy {
 
 /**
  * Energy per UTC day (README "Return on investment"). The day's largest `dailyEnergyProduced`
- * wins (SPEC.md §2.5). A day without that counter falls back on the cumulative
+ * wins. A day without that counter falls back on the cumulative
  * `totalEnergyProduced`: its rise since the previous calendar day's last (largest) reading, which
  * also counts what was produced between that reading and midnight; without a reading the day
  * before, or when the counter went backwards since (a reset or a replaced device), the rise

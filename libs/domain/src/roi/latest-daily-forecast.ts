@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-/** One day of a stored forecast (DECISIONS.md "Forecasts": `data.daily`). */
+/** One day of a stored forecast (an element of its `data.daily`). */
 export interface DailyForecastPoint {
   /** `YYYY-MM-DD`, a UTC day. */
   date: string;

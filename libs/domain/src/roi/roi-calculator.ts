@@ -23,7 +23,7 @@ export interface RoiInput {
 }
 
 /**
- * The ROI summary (SPEC.md §2.7); every formula is written out in the README, "Return on
+ * The ROI summary; every formula is written out in the README, "Return on
  * investment". Sums run on unrounded values; only the answer is rounded (money to 2 decimals,
  * energy to 3, prices to 6, percentage and years to 2).
  */

@@ -1,4 +1,4 @@
-/** One day of the ROI breakdown (SPEC.md §2.7). */
+/** One day of the ROI breakdown. */
 export interface RoiDay {
   /** UTC midnight starting the day, ISO 8601. */
   date: string;
@@ -10,7 +10,7 @@ export interface RoiDay {
   isPrediction: boolean;
 }
 
-/** ROI summary of SPEC.md §2.7 (response of calculate). */
+/** The ROI summary of a source (response of calculate). */
 export interface RoiSummary {
   totalEnergyProducedKwh: number;
   totalSavings: number;

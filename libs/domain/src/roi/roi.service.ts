@@ -10,7 +10,7 @@ import { DAILY_FORECAST_PROVIDER, LatestDailyForecast } from './latest-daily-for
 import { calculateRoi } from './roi-calculator';
 import { RoiSummary } from './roi-summary';
 
-/** Return on investment of a source (SPEC.md §4.6): gathers the inputs of `calculateRoi`. */
+/** Return on investment of a source: gathers the inputs of `calculateRoi`. */
 @Injectable()
 export class RoiService {
   constructor(

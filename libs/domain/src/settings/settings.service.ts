@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../common/domain-error';
 import { UserSettingRepository } from './user-setting.repository';
 
-/** SPEC.md §2.7 setting types. */
+/** The user setting types and their numeric codes. */
 export const SettingType = { DarkMode: 0, AutoRunPredictions: 1, AutoUpdateWeatherData: 2 } as const;
 export type SettingValue = '0' | '1';
 
@@ -12,7 +12,7 @@ const KNOWN_TYPES: readonly number[] = Object.values(SettingType);
 export class SettingsService {
   constructor(private readonly settings: UserSettingRepository) {}
 
-  /** A setting never written reads as "0" (DECISIONS.md). */
+  /** A setting never written reads as "0". */
   async get(userId: string, settingType: number): Promise<SettingValue> {
     assertKnownType(settingType);
     return (await this.settings.find(userId, settingType)) ?? '0';

@@ -12,12 +12,12 @@ export type SharedView = (typeof SHARED_VIEWS)[number];
 
 export type SharingFlags = { isEnabled: boolean } & Record<SharedView, boolean>;
 
-/** The sharing configuration of SPEC.md §2.7. */
+/** What an owner shares publicly for one source: a master switch and one flag per view. */
 export interface SharingConfiguration extends SharingFlags {
   sunSourceId: string;
 }
 
-/** One answer for "not shared" and "no such source": a stranger learns nothing (DECISIONS.md). */
+/** One answer for "not shared" and "no such source": a stranger learns nothing. */
 export const NOT_SHARED = 'Not found';
 
 const NOTHING_SHARED: SharingFlags = {

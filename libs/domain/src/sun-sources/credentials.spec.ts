@@ -6,7 +6,7 @@ import {
   webhookUrl,
 } from './credentials';
 
-describe('source credentials (DECISIONS.md "MQTT")', () => {
+describe('source credentials', () => {
   it('mqttApiKey is ak_ and 64 lower-case hex characters, never repeated', () => {
     const keys = Array.from({ length: 100 }, generateMqttApiKey);
     for (const key of keys) expect(key).toMatch(/^ak_[0-9a-f]{64}$/);

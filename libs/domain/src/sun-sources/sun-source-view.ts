@@ -1,6 +1,6 @@
 import { ConnectionType, SunSourceEntity } from './sun-source.entity';
 
-/** How a device reaches the service; the unused channel's fields are null (SPEC.md §2.2). */
+/** How a device reaches the service; the unused channel's fields are null. */
 export interface ConnectionDetails {
   mqttBrokerHost: string | null;
   mqttBrokerPort: number | null;
@@ -11,7 +11,7 @@ export interface ConnectionDetails {
   webhookSecret: string | null;
 }
 
-/** SunSourceDto of SPEC.md §2.2. */
+/** SunSourceDto: a Sun Source as its owner sees it, with its connection details. */
 export interface SunSourceView {
   id: string;
   name: string;

@@ -46,12 +46,12 @@ export interface SunSourceChanges {
   installationDate?: Date | null;
 }
 
-/** Out-of-range coordinates are stored as null, not rejected (SPEC.md §4.2 create rule 2). */
+/** Out-of-range coordinates are stored as null, not rejected. */
 export function storedCoordinate(value: number | null | undefined, limit: 90 | 180): number | null {
   return value === null || value === undefined || Math.abs(value) > limit ? null : value;
 }
 
-/** Sun Sources, always through their owner (SPEC.md §4.2, §3.3). */
+/** Sun Sources, always through their owner. */
 @Injectable()
 export class SunSourcesService {
   constructor(

@@ -32,7 +32,7 @@ export interface Registration {
 }
 
 /**
- * Registration, e-mail verification and credential checks (SPEC.md §3.2, §4.1, §5).
+ * Registration, e-mail verification and credential checks.
  * Failed codes and failed passwords both count towards the lockout.
  */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Role } from './role';
 import { UserEntity } from './user.entity';
 
-/** UserInfo of SPEC.md §2.1: what a user may see of an account. */
+/** UserInfo: what a user may see of an account. */
 export interface UserInfo {
   id: string;
   email: string;
@@ -10,7 +10,7 @@ export interface UserInfo {
   roles: Role[];
 }
 
-/** The administration view of an account (DECISIONS.md). */
+/** The administration view of an account. */
 export interface AdminUserInfo extends UserInfo {
   createdAt: string;
   emailVerified: boolean;

@@ -24,7 +24,7 @@ export interface UserPage {
 
 export const MAX_PAGE_SIZE = 100;
 
-/** User management for administrators (DECISIONS.md "Resources the spec leaves out"). */
+/** User management for administrators. */
 @Injectable()
 export class UsersAdminService {
   private readonly logger = new Logger(UsersAdminService.name);

@@ -17,7 +17,7 @@ export interface WeatherRefreshCounts {
 const CONCURRENCY = 4;
 
 /**
- * The scheduler's weather refresh (SPEC.md §1): every active source with coordinates of every
+ * The scheduler's weather refresh: every active source with coordinates of every
  * user whose setting 2 (AutoUpdateWeatherData) is "1".
  */
 @Injectable()

@@ -1,4 +1,4 @@
-/** One day of a source's forecast, in the source's local calendar (SPEC.md §2.7). */
+/** One day of a source's forecast, in the source's local calendar. */
 export interface WeatherDay {
   /** `YYYY-MM-DD`, the local date. */
   date: string;

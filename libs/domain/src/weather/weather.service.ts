@@ -21,7 +21,7 @@ export function coordinatesOf(
   return latitude === null || longitude === null ? undefined : { latitude, longitude };
 }
 
-/** Weather forecasts per source (SPEC.md §4.7): fetched from the provider, stored, read back. */
+/** Weather forecasts per source: fetched from the provider, stored, read back. */
 @Injectable()
 export class WeatherService {
   private readonly logger = new Logger(WeatherService.name);

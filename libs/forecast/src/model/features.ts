@@ -10,7 +10,7 @@ const { ceil, cos, floor, max, min, sin } = Math;
 const isFiniteNumber = Number.isFinite;
 
 /**
- * The feature groups of SPEC.md §2.6, for a target hour `t` forecast from an origin `o` (the first
+ * The feature groups of the model, for a target hour `t` forecast from an origin `o` (the first
  * hour not yet observed; the horizon is t − o + 1 hours). Everything taken from the telemetry lies
  * before the origin, so a feature means the same in training (origins replayed in the history)
  * and in a forecast:

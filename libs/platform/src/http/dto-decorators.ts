@@ -17,8 +17,8 @@ import {
 } from 'class-validator';
 
 /**
- * An optional integer query parameter clamped into [min, max] (SPEC.md clamps rather than
- * rejects). A value that is not an integer at all is still a 400.
+ * An optional integer query parameter clamped into [min, max] (out-of-range values are clamped,
+ * not rejected). A value that is not an integer at all is still a 400.
  */
 export function ClampedInt(options: { min: number; max: number; default: number; description?: string }) {
   return applyDecorators(

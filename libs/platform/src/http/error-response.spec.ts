@@ -18,7 +18,7 @@ import { QueryFailedError } from 'typeorm';
 import { errorReply, toErrorResponse } from './error-response';
 import { ValidationFailedException } from './validation';
 
-describe('toErrorResponse (SPEC.md §7)', () => {
+describe('toErrorResponse', () => {
   it.each([
     [new BadRequestError('bad'), 400, { message: 'bad' }],
     [new ForbiddenError('no'), 403, { message: 'no' }],

@@ -42,7 +42,7 @@ export const QUERY_TIMED_OUT = 'The request took too long. Try again later.';
 const QUERY_TIMED_OUT_RETRY_SECONDS = 30;
 
 /**
- * Maps anything thrown to SPEC.md §7's bodies: `{ message }`, `{ errors }` for validation,
+ * Maps anything thrown to the API's error bodies: `{ message }`, `{ errors }` for validation,
  * and an AuthResponse with `success: false` for failed authentication operations.
  * Returns `undefined` for an unexpected error (a 500).
  */
@@ -163,7 +163,7 @@ function httpExceptionMessage(exception: HttpException): string {
 }
 
 /**
- * What an error answers: its SPEC.md §7 response, or, for an unexpected error, a 500 that
+ * What an error answers: its documented error response, or, for an unexpected error, a 500 that
  * reveals nothing but the request's id (the caller logs the error itself).
  */
 export function errorReply(exception: unknown, requestId: unknown): ErrorResponse & { unexpected: boolean } {

@@ -1,6 +1,6 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 
-/** A 400 whose body is SPEC.md §7's `{ errors: { field: [messages] } }`. */
+/** A 400 whose body is `{ errors: { field: [messages] } }`. */
 export class ValidationFailedException extends BadRequestException {
   constructor(readonly errors: Record<string, string[]>) {
     super('Validation failed');

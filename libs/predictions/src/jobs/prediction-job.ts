@@ -1,12 +1,12 @@
 import { HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
 
-/** SPEC.md §3.1 and §8: the two kinds of job, their states, and how long their traces last. */
+/** The two kinds of job, their states, and how long their traces last. */
 export const PREDICTION_JOB_TYPES = ['train', 'predict'] as const;
 export type PredictionJobType = (typeof PREDICTION_JOB_TYPES)[number];
 
 export type PredictionJobStatus = 'queued' | 'running' | 'completed' | 'failed';
 
-/** A job record is kept this long after its last update (SPEC.md §8: 24 hours). */
+/** A job record is kept this long after its last update (24 hours). */
 export const JOB_RECORD_TTL_MS = 24 * 3_600_000;
 
 /** One active job per source and type; its marker lapses after this even if the job never ends. */
@@ -19,7 +19,7 @@ export const ACTIVE_MARKER_TTL_MS: Record<PredictionJobType, number> = {
 export const MIN_TRAINING_HOURS = 48;
 
 export const MODEL_MUST_BE_TRAINED = 'Model must be trained first';
-/** SPEC.md §7: what a job says when the machinery itself, not the data, let it down. */
+/** What a job says when the machinery itself, not the data, let it down. */
 export const PREDICTION_SERVICE_UNAVAILABLE = 'ML service temporarily unavailable';
 export const JOB_NOT_FOUND = 'Job not found';
 
@@ -29,7 +29,7 @@ export function notEnoughDataMessage(hours: number): string {
 
 /**
  * Everything stored about one job in Redis. `ownerId` is for the ownership check only and never
- * leaves the service; the rest is the status object of SPEC.md §2.6.
+ * leaves the service; the rest is the status object the owner polls.
  */
 export interface PredictionJobRecord {
   jobId: string;
@@ -51,7 +51,7 @@ export interface PredictionJobRecord {
   modelMetrics: ModelMetrics | null;
 }
 
-/** The status object of SPEC.md §2.6, as the owner polls it. */
+/** The status object of a job, as the owner polls it. */
 export type PredictionJobView = Omit<PredictionJobRecord, 'ownerId' | 'modelMetrics'> & {
   modelMetrics: ModelMetrics | Record<string, never>;
 };
@@ -93,7 +93,7 @@ export function queuedRecord(
 }
 
 /**
- * DECISIONS.md "Forecasts": `train_<first 8 hex of the source id>_<epoch seconds>` (and
+ * A job's id: `train_<first 8 hex of the source id>_<epoch seconds>` (and
  * `predict_...`). `offsetSeconds` moves past an id already taken in the same second.
  */
 export function predictionJobId(

@@ -28,7 +28,7 @@ import {
 import { PredictionJobStore } from './prediction-job.store';
 import { PredictionQueue } from './prediction-queue';
 
-/** PredictionResultDto of SPEC.md §2.6: the answer to train and predict. */
+/** PredictionResultDto: the answer to train and predict. */
 export interface PredictionResult {
   jobId: string;
   status: 'queued' | 'already_running';
@@ -37,7 +37,7 @@ export interface PredictionResult {
   error: null;
 }
 
-/** SPEC.md §2.6 latest prediction: the stored document without its internal id. */
+/** The latest prediction: the stored document without its internal id. */
 export type LatestPrediction =
   | { exists: false; data: null }
   | {
@@ -50,7 +50,7 @@ export type LatestPrediction =
       };
     };
 
-/** SPEC.md §2.6 model info. */
+/** Model info: when the model was trained, on how many points, and its metrics. */
 export type ForecastModelView =
   | { exists: false; data: null }
   | { exists: true; data: { trainedAt: string; dataPointsUsed: number; metrics: ModelMetrics } };
@@ -63,7 +63,7 @@ export const TOO_MANY_PREDICTION_JOBS = 'Too many prediction jobs in progress. T
 export const PREDICTION_JOBS_RETRY_AFTER_SECONDS = 60;
 
 /**
- * The owner's side of the forecasting jobs (SPEC.md §4.5, §3.1): starts them (at most one active
+ * The owner's side of the forecasting jobs: starts them (at most one active
  * per source and type), reports on them, and reads what they stored. The jobs themselves run in
  * the scheduler's worker (`PredictionRunner`).
  */
@@ -89,7 +89,7 @@ export class PredictionJobsService {
     return this.start(ownerId, sunSourceId, 'predict');
   }
 
-  /** An unknown job and another user's job are the same 404 (DECISIONS.md). */
+  /** An unknown job and another user's job are the same 404. */
   async status(ownerId: string, jobId: string): Promise<PredictionJobView> {
     const record = await this.store.get(jobId);
     if (!record || record.ownerId !== ownerId) throw new NotFoundError(JOB_NOT_FOUND);
@@ -100,7 +100,7 @@ export class PredictionJobsService {
     return this.latestOf((await this.owned(ownerId, sunSourceId)).id);
   }
 
-  /** `latest` without the ownership check, for a source its owner shares (SPEC.md §4.9). */
+  /** `latest` without the ownership check, for a source its owner shares. */
   async latestOf(sunSourceId: string): Promise<LatestPrediction> {
     const stored = await this.predictions.latest(sunSourceId);
     if (!stored) return { exists: false, data: null };
@@ -154,7 +154,7 @@ export class PredictionJobsService {
     throw new Error(`no free job id for ${type} of ${source.id} within ${JOB_ID_ATTEMPTS} seconds`);
   }
 
-  /** SPEC.md §3.1: a job the machinery cannot take fails at once and frees its marker. */
+  /** A job the machinery cannot take fails at once and frees its marker. */
   private async submit(record: PredictionJobRecord): Promise<void> {
     const { jobId, type, sunSourceId } = record;
     try {

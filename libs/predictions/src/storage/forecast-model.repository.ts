@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ModelMetrics, TrainedModel } from '@solar/forecast';
 
-/** Model info of SPEC.md §2.6, without the model itself. */
+/** Model info (when trained, points used, metrics), without the model itself. */
 export interface ForecastModelInfo {
   trainedAt: Date;
   dataPointsUsed: number;

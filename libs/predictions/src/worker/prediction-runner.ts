@@ -30,7 +30,7 @@ import { toModelWeather } from './model-weather';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** History a model learns from (the longest aggregated range of SPEC.md §8). */
+/** History a model learns from (the longest aggregated range, 90 days). */
 const TRAINING_WINDOW_MS = 90 * DAY_MS;
 /** History a forecast starts from (profiles, lags, the current state of charge): the model reads 15 days. */
 const FORECAST_HISTORY_MS = 16 * DAY_MS;
@@ -68,7 +68,7 @@ export class PredictionRunner {
     private readonly clock: Clock,
   ) {}
 
-  /** A job from the queue. Its active marker is released however it ends (SPEC.md §3.1). */
+  /** A job from the queue. Its active marker is released however it ends. */
   async runQueued(job: QueuedPredictionJob): Promise<PredictionJobStatus> {
     try {
       return await this.execute(job, { requireModel: false });
@@ -78,7 +78,7 @@ export class PredictionRunner {
   }
 
   /**
-   * A scheduled prediction (SPEC.md §1): synchronous, without the concurrent-job guard, under a
+   * A scheduled prediction: synchronous, without the concurrent-job guard, under a
    * `scheduled-<uuid>` id, and only from a trained model.
    */
   async runScheduled(source: {
@@ -215,7 +215,7 @@ export class PredictionRunner {
   }
 
   /**
-   * SPEC.md §3.1: weather is fetched first when none is stored for the coming hours. A provider
+   * Weather is fetched first when none is stored for the coming hours. A provider
    * that fails does not fail the job: the model works without weather.
    */
   private async prepareWeather(source: SunSourceEntity, now: Date): Promise<void> {

@@ -12,7 +12,7 @@ export interface ScheduledPredictionCounts {
 }
 
 /**
- * The scheduler's prediction job (SPEC.md §1): one forecast for every active source with
+ * The scheduler's prediction job: one forecast for every active source with
  * coordinates of every user whose setting 1 (AutoRunPredictions) is "1", one after another (each
  * one already keeps a compute thread busy), each failure confined to its source.
  */

@@ -2,7 +2,7 @@ import { attachmentDisposition, exportFileName } from './export-file-name';
 
 const NOW = new Date('2026-06-01T23:30:00Z');
 
-describe('export file names (SPEC.md §4.10)', () => {
+describe('export file names', () => {
   it.each([
     ['Roof "A"/B ✓', 'export_Roof__A__B___2026-06-01.csv'],
     ['Garage-West_2', 'export_Garage-West_2_2026-06-01.csv'],

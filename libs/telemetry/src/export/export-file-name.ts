@@ -5,7 +5,7 @@ const UNSAFE = /[^\p{L}\p{M}\p{N}_-]/gu;
 const NON_ASCII = /[^\x20-\x7e]/g;
 
 /**
- * `export_{name}_{date}.{csv|xlsx}` (SPEC.md §4.10): `{name}` is the source's name with every
+ * `export_{name}_{date}.{csv|xlsx}`: `{name}` is the source's name with every
  * character other than a letter (with its marks), a digit, `-` or `_` replaced by `_` (letters of any script are
  * kept, NFC-composed), at most 100 characters; `{date}` is the UTC day of the export.
  */

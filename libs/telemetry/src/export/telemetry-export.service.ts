@@ -17,10 +17,10 @@ import { closeWhenStalled, DownloadStalledError } from './stalled-download';
 import { ExportCursor, ExportTimeouts, TelemetryExportRepository } from './telemetry-export.repository';
 import { writeXlsxExport } from './xlsx-export-writer';
 
-/** Injection token of the most records one export holds (SPEC.md §8: 500,000). */
+/** Injection token of the most records one export holds (500,000 by default). */
 export const EXPORT_ROW_LIMIT = 'EXPORT_ROW_LIMIT';
 export const DEFAULT_EXPORT_ROW_LIMIT = 500_000;
-/** SPEC.md §8: 33 days, exactly; one millisecond more is refused. */
+/** The longest export range: 33 days, exactly; one millisecond more is refused. */
 export const MAX_EXPORT_RANGE_MS = 33 * 24 * 3600_000;
 export const EXPORT_RANGE_TOO_LONG = 'Export range exceeds 33 days';
 export const EXPORT_RANGE_REVERSED = 'endDate must be after startDate';
@@ -62,7 +62,7 @@ export const EXPORT_RETRY_AFTER_SECONDS = 30;
 const SERVER_IDLE_MARGIN_SECONDS = 30;
 
 /**
- * CSV and Excel export of one source's telemetry (SPEC.md §4.10), streamed from a database
+ * CSV and Excel export of one source's telemetry, streamed from a database
  * cursor to the destination, so memory stays flat whatever the size.
  */
 @Injectable()

@@ -132,7 +132,7 @@ function unstorableReason(value: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-/** Same timestamp and same normalized values: the identity of a duplicate (DECISIONS.md). */
+/** Same timestamp and same normalized values: the identity of a duplicate. */
 function fingerprintOf(ts: Date, values: TelemetryValues): string {
   return createHash('sha256')
     .update(JSON.stringify([ts.getTime(), values]))

@@ -50,7 +50,7 @@ const insertedValues = [
 ];
 
 /**
- * SPEC.md §4.12: telemetry older than 30 days becomes one row per 5 minutes. Buckets that are
+ * Telemetry older than 30 days becomes one row per 5 minutes. Buckets that are
  * already a single row at the bucket's start are left alone, so running it again changes
  * nothing. Aggregate, delete, insert and the recount of the hourly rollup of the hours touched
  * happen in one transaction: a crash leaves either the original rows or the compacted ones,

@@ -1,6 +1,6 @@
 import { DailyRow } from './telemetry-query.repository';
 
-/** DailySummaryDto of SPEC.md §2.5; `date` is the UTC day, or the Monday of an ISO week. */
+/** DailySummaryDto: one day's (or week's) telemetry summary; `date` is the UTC day, or the Monday of an ISO week. */
 export interface DailySummary {
   date: string;
   solarPowerAvg: number | null;
@@ -25,7 +25,7 @@ export function isoWeekStart(day: Date): string {
 }
 
 /**
- * ISO-week summaries from daily rows (SPEC.md §4.3): averages weighted by the samples behind them
+ * ISO-week summaries from daily rows: averages weighted by the samples behind them
  * (exactly: by each field's non-null count, so a week's average equals the average of its raw
  * values), energy summed over the days, minima and maxima kept.
  */

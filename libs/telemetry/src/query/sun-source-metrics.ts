@@ -1,7 +1,7 @@
 import type { JsonColumn } from '@solar/database';
 import { CODE_FIELDS, NUMERIC_FIELDS, NumericField, TEXT_FIELDS } from '../telemetry-fields';
 
-/** The numeric fields of SunSourceMetricsDto (SPEC.md §2.3), in its order. */
+/** The numeric fields of SunSourceMetricsDto, in its order. */
 export const METRICS_NUMERIC_FIELDS = [
   'stateOfCharge',
   'stateOfHealth',
@@ -24,7 +24,7 @@ export const METRICS_NUMERIC_FIELDS = [
 
 type MetricsNumericField = (typeof METRICS_NUMERIC_FIELDS)[number];
 
-/** SunSourceMetricsDto of SPEC.md §2.3: one stored data point. */
+/** SunSourceMetricsDto: one stored data point. */
 export type SunSourceMetrics = { sunSourceId: string; timestamp: string } & {
   [K in MetricsNumericField]: number | null;
 } & {

@@ -17,7 +17,10 @@ async function inOrder<C, T>(check: Promise<C>, then: () => Promise<T>): Promise
   return [checked.value, answered.value];
 }
 
-/** SPEC.md §8 and §4.3. */
+/**
+ * Query limits: the longest ranges in days, the range above which a summary goes weekly, and the
+ * most sources per batch.
+ */
 export const QueryLimits = {
   aggregatedRangeDays: 90,
   dailySummaryRangeDays: 400,
@@ -48,7 +51,7 @@ export interface RawPayload {
 }
 
 /**
- * The questions an owner asks of stored telemetry (SPEC.md §4.3, §4.4). Every method checks that
+ * The questions an owner asks of stored telemetry. Every method checks that
  * the source is the caller's first: another user's source is "not found".
  */
 @Injectable()

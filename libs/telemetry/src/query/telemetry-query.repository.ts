@@ -142,7 +142,7 @@ const HOURLY_COLUMNS: JsonColumn[] = [
 ];
 const DAY_OF_HOUR = `date_trunc('day', h.hour, 'UTC')`;
 
-/** DailySummary's figures of a UTC day (SPEC.md §2.5) in its order, over HOURS_OF_RANGE by day. */
+/** DailySummary's figures of a UTC day in its order, over HOURS_OF_RANGE by day. */
 const DAY_FIGURES: JsonColumn[] = [
   float('solarPowerAvg', average('solar_power')),
   float('solarPowerMax', 'max(h.max_solar_power)'),

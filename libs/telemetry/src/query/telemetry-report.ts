@@ -1,7 +1,7 @@
 import { encodeJson, EncodedJson, withEncodedMember } from '@solar/database';
 import { DailyRow, HourlyRow, RangeSummaryRow } from './telemetry-query.repository';
 
-/** The data report of SPEC.md §2.9. */
+/** The data report of a source over a range. */
 export interface TelemetryReport {
   source: { name: string; iconUrl: string | null };
   period: string;
@@ -43,8 +43,8 @@ export interface ReportInput {
 }
 
 /**
- * Energy of a range = the sum, over its UTC days, of each day's highest daily counter
- * (SPEC.md §2.5); mode percentages are of the data points that reported a mode.
+ * Energy of a range = the sum, over its UTC days, of each day's highest daily counter;
+ * mode percentages are of the data points that reported a mode.
  */
 export function buildReport(input: ReportInput): EncodedJson {
   const { totals } = input;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { REDIS } from '@solar/redis';
 
-/** What the debug status endpoint reports (DECISIONS.md: `{ running, startedAt, messagesSent }`). */
+/** What the debug status endpoint reports: `{ running, startedAt, messagesSent }`. */
 export interface LiveGeneratorStatus {
   running: boolean;
   /** ISO 8601; null when no generator ever ran for the source. */

@@ -17,7 +17,7 @@ import { SyntheticDevice, SyntheticReading, SyntheticStartState, syntheticSeries
 import { seedFromText } from './synthetic-noise';
 import { LiveGeneratorStatus, SyntheticRuns } from './synthetic-runs';
 
-/** SPEC.md §4.4: 30 days of synthetic data, 8,640 points at 5-minute spacing. */
+/** 30 days of synthetic data, 8,640 points at 5-minute spacing. */
 export const SYNTHETIC_HISTORY_POINTS = 8_640;
 export const SYNTHETIC_HISTORY_STEP_MS = 5 * 60_000;
 /**
@@ -42,7 +42,7 @@ interface LiveRun {
 }
 
 /**
- * Synthetic telemetry for trying the service without hardware (SPEC.md §4.4, Admin+ only):
+ * Synthetic telemetry for trying the service without hardware (Admin+ only):
  * a 30-day history written at once, and live generators that publish like a device would.
  */
 @Injectable()

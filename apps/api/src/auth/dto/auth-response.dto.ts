@@ -9,7 +9,7 @@ export class UserInfoDto implements UserInfo {
   @ApiProperty({ enum: ROLES, isArray: true }) roles!: UserInfo['roles'];
 }
 
-/** SPEC.md §2.1 AuthResponse; failures use the same shape with `success: false` (400). */
+/** The answer of the account routes; failures use the same shape with `success: false` (400). */
 export class AuthResponseDto {
   @ApiProperty() success!: boolean;
   @ApiProperty({ type: String, nullable: true }) message!: string | null;

@@ -3,7 +3,7 @@ import { DailySummary, ReportHour, SunSourceMetrics } from '@solar/telemetry';
 
 const nullableNumber = { type: Number, nullable: true } as const;
 
-/** SunSourceMetricsDto of SPEC.md §2.3. */
+/** The latest metrics of a sun source. */
 export class SunSourceMetricsDto implements SunSourceMetrics {
   @ApiProperty({ format: 'uuid' }) sunSourceId!: string;
   @ApiProperty({ format: 'date-time' }) timestamp!: string;
@@ -30,7 +30,7 @@ export class SunSourceMetricsDto implements SunSourceMetrics {
   @ApiProperty({ type: String, isArray: true, nullable: true }) warningCodes!: string[] | null;
 }
 
-/** SunSourceHistoricalDataDto of SPEC.md §2.4, with load power and the sample count. */
+/** One historical data point of a sun source, with load power and the sample count. */
 export class HourlyAggregateDto implements ReportHour {
   @ApiProperty({ format: 'date-time', description: 'Start of the UTC hour' }) timestamp!: string;
   @ApiProperty(nullableNumber) averageBatteryVoltage!: number | null;
@@ -44,7 +44,7 @@ export class HourlyAggregateDto implements ReportHour {
   @ApiProperty({ type: 'integer' }) sampleCount!: number;
 }
 
-/** DailySummaryDto of SPEC.md §2.5 (a UTC day, or the Monday of an ISO week). */
+/** The summary of one period (a UTC day, or the Monday of an ISO week). */
 export class DailySummaryDto implements DailySummary {
   @ApiProperty({ example: '2026-11-23' }) date!: string;
   @ApiProperty(nullableNumber) solarPowerAvg!: number | null;

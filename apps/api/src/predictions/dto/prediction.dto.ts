@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
 import { PredictionJobView, PredictionResult } from '@solar/predictions';
 
-/** Training metrics on a time-ordered hold-out (SPEC.md §2.6: both forms). */
+/** Training metrics on a time-ordered hold-out (both forms). */
 export class ModelMetricsDto implements ModelMetrics {
   @ApiProperty({ description: 'Mean absolute error of solar power, W' }) mae!: number;
   @ApiProperty({ description: 'Root mean square error of solar power, W' }) rmse!: number;
@@ -15,7 +15,7 @@ export class ModelMetricsDto implements ModelMetrics {
   @ApiProperty() load_r2!: number;
 }
 
-/** SPEC.md §2.6 hourly element. */
+/** One hour of a forecast. */
 export class HourlyForecastPointDto implements HourlyForecastPoint {
   @ApiProperty({ format: 'date-time', description: 'Start of the UTC hour' }) timestamp!: string;
   @ApiProperty({ description: 'W, mean over the hour; 0 while the sun is down' }) solarPower!: number;
@@ -25,7 +25,7 @@ export class HourlyForecastPointDto implements HourlyForecastPoint {
   @ApiProperty({ description: 'kWh in the hour' }) energyConsumed!: number;
 }
 
-/** SPEC.md §2.6 daily element. */
+/** One day of a forecast. */
 export class DailyForecastPointDto implements DailyForecastPoint {
   @ApiProperty({ format: 'date', example: '2026-06-10' }) date!: string;
   @ApiProperty({ description: 'kWh' }) solarProductionKwh!: number;
@@ -33,7 +33,7 @@ export class DailyForecastPointDto implements DailyForecastPoint {
   @ApiProperty({ description: 'kWh' }) batteryChargeKwh!: number;
 }
 
-/** PredictionResultDto of SPEC.md §2.6: the answer to train and predict. */
+/** The answer to train and predict. */
 export class PredictionResultDto implements PredictionResult {
   @ApiProperty({
     example: 'train_3f2a9c1e_1781092800',
@@ -46,7 +46,7 @@ export class PredictionResultDto implements PredictionResult {
   @ApiProperty({ type: String, nullable: true }) error!: null;
 }
 
-/** The job status object of SPEC.md §2.6. */
+/** The status of a training or forecast job. */
 export class PredictionJobStatusDto implements PredictionJobView {
   @ApiProperty() jobId!: string;
   @ApiProperty({ enum: ['queued', 'running', 'completed', 'failed'] })
@@ -85,7 +85,7 @@ export class StoredPredictionDto {
   @ApiProperty({ description: 'The job that made it' }) jobId!: string;
 }
 
-/** SPEC.md §2.6 latest prediction. */
+/** The latest stored forecast of a source. */
 export class LatestPredictionDto {
   @ApiProperty() exists!: boolean;
   @ApiProperty({ type: StoredPredictionDto, nullable: true }) data!: StoredPredictionDto | null;
@@ -97,7 +97,7 @@ export class ForecastModelInfoDataDto {
   @ApiProperty({ type: ModelMetricsDto }) metrics!: ModelMetricsDto;
 }
 
-/** SPEC.md §2.6 model info. */
+/** What is known about a source's trained model. */
 export class ForecastModelInfoDto {
   @ApiProperty() exists!: boolean;
   @ApiProperty({ type: ForecastModelInfoDataDto, nullable: true }) data!: ForecastModelInfoDataDto | null;

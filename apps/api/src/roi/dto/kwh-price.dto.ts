@@ -4,7 +4,7 @@ import { KwhPriceView } from '@solar/domain';
 import { IsoDateTime, MaxDecimals } from '@solar/platform';
 import { MAX_KWH_PRICE } from '../../sunsources/dto/create-sun-source.dto';
 
-/** KwhPriceHistoryDto of SPEC.md §2.7. */
+/** One entry of a source's kWh price history. */
 export class KwhPriceHistoryDto implements KwhPriceView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) sunSourceId!: string;
@@ -13,7 +13,7 @@ export class KwhPriceHistoryDto implements KwhPriceView {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-/** A price and the moment it takes effect (SPEC.md §4.6); it fits the `numeric(12, 6)` column. */
+/** A price and the moment it takes effect; it fits the `numeric(12, 6)` column. */
 export class CreateKwhPriceDto {
   @ApiProperty({
     exclusiveMinimum: true,

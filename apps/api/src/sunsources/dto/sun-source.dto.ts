@@ -13,7 +13,7 @@ export class ConnectionDetailsDto implements ConnectionDetails {
   @ApiProperty({ type: String, nullable: true }) webhookSecret!: string | null;
 }
 
-/** SunSourceDto of SPEC.md §2.2. */
+/** A sun source as the API returns it. */
 export class SunSourceDto implements SunSourceView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;

@@ -4,7 +4,7 @@ import { CurrencyCode, NonBlankText, OptionalNonNull } from '@solar/platform';
 import { CreateSunSourceDto } from './create-sun-source.dto';
 
 /**
- * Every field optional; the nullable ones can be set to null (SPEC.md §4.2). The fields shared
+ * Every field optional; the nullable ones can be set to null. The fields shared
  * with creation keep its rules; the connection type and creation-only inputs cannot be changed.
  */
 export class UpdateSunSourceDto extends PartialType(

@@ -10,7 +10,7 @@ import { AdminPlus, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/a
 import { SyntheticTelemetryService } from '@solar/telemetry';
 import { GeneratedDto, LiveGeneratorStatusDto } from './dto/synthetic-data.dto';
 
-/** SPEC.md §4.4 debug operations: Admin+ only, on the caller's own sources. */
+/** Debug operations on synthetic telemetry: Admin+ only, on the caller's own sources. */
 @ApiTags('sunsourcedata')
 @ApiCookieAuth()
 @ApiForbiddenResponse({ description: 'The caller is neither Admin nor Overseer' })

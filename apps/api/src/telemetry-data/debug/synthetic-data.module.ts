@@ -2,6 +2,6 @@ import { Module } from '@nestjs/common';
 import { SyntheticTelemetryModule } from '@solar/telemetry';
 import { SyntheticDataController } from './synthetic-data.controller';
 
-/** Admin+ synthetic telemetry: 30 days at once, or a live generator (SPEC.md §4.4). */
+/** Admin+ synthetic telemetry: 30 days at once, or a live generator. */
 @Module({ imports: [SyntheticTelemetryModule], controllers: [SyntheticDataController] })
 export class SyntheticDataModule {}

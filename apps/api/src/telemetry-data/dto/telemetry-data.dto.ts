@@ -52,7 +52,7 @@ class ReportSourceDto {
   @ApiProperty({ type: String, nullable: true }) iconUrl!: string | null;
 }
 
-/** The data report of SPEC.md §2.9. */
+/** The data report of a source. */
 export class TelemetryReportDto {
   @ApiProperty({ type: ReportSourceDto }) source!: ReportSourceDto;
   @ApiProperty({ enum: REPORT_PERIODS }) period!: string;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WeatherRecord } from '@solar/domain';
 
-/** Weather record of SPEC.md §2.7: one day at the source, in its local calendar. */
+/** Weather record: one day at the source, in its local calendar. */
 export class WeatherRecordDto implements WeatherRecord {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) sunSourceId!: string;
