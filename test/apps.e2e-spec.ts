@@ -1,11 +1,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, dropDatabases, TEST_REDIS_URL, waitFor } from '@solar/testing';
+import { databaseUrl, dropDatabases, freePort, TEST_REDIS_URL, waitFor } from '@solar/testing';
 
 /**
  * The operations contract on the built apps, run as real processes: each creates
@@ -24,17 +23,6 @@ interface RunningApp {
   process: ChildProcess;
   lines: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 function startApp(name: AppName, env: Record<string, string>): RunningApp {

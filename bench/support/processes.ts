@@ -1,19 +1,12 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
+import { freePort } from '@solar/testing';
+
+/** A free TCP port on loopback: the tests' own. */
+export { freePort };
 
 /** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export interface Child {
   name: string;

@@ -20,7 +20,6 @@ export class IngestorShutdown implements BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     this.broker?.closeDeviceConnections();
-    await this.broker?.delivered();
     await this.transport.stopReceiving();
     await this.broker?.stop();
     await this.consumer.settle();

@@ -5,11 +5,10 @@ jest.mock('aedes', () =>
 import { INestApplication } from '@nestjs/common';
 import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
-import { AddressInfo, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, freePort, TestEnvironment } from '@solar/testing';
 import { createApiApp } from '../../api/src/create-api-app';
 import { Http, signUp } from '../../api/test/support/api-harness';
 import { createIngestorApp } from '../src/create-ingestor-app';
@@ -23,17 +22,6 @@ interface Source {
   topic: string;
   clientId: string;
   key: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 const closed = (client: MqttClient) => new Promise<void>((resolve) => client.once('close', () => resolve()));

@@ -172,20 +172,6 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  /**
-   * Resolves once every message the broker has accepted has been handed to its subscribers:
-   * after `closeDeviceConnections`, so that the ingestor's in-process client holds them all
-   * before it unsubscribes.
-   */
-  async delivered(timeoutMs = 5000): Promise<void> {
-    // aedes's message queue (its `mq` option, kept on the instance): waiting and in delivery.
-    const emitter = (this.broker as unknown as { mq?: { length: number; current: number } } | undefined)?.mq;
-    const deadline = Date.now() + timeoutMs;
-    while (emitter && (emitter.length > 0 || emitter.current > 0) && Date.now() < deadline) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
   /** Closes the listener and every remaining client. Idempotent. */
   stop(): Promise<void> {
     const { broker, server } = this;

@@ -2,7 +2,8 @@ import { connect, createServer, Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@solar/config';
-import { Child, freePort, isRunning, startNode } from '../../../../bench/support/processes';
+import { freePort } from '@solar/testing';
+import { Child, isRunning, startNode } from '../../../../bench/support/processes';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const BOOT_TIMEOUT_MS = 60_000;

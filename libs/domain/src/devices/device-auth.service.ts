@@ -31,9 +31,8 @@ export class DeviceAuthService {
       return secretsEqual(password, ingestor.password) ? 'superuser' : 'deny';
 
     const identity = deviceIdentity(username);
-    const source = identity ? await this.sourceAccess.lookup(identity.sunSourceId) : null;
-    const key =
-      source?.connectionType === 'MQTT' && source.isActive ? this.credentials.mqttApiKeyOf(source) : null;
+    const source = identity ? await this.sourceAccess.admitted(identity.sunSourceId, 'MQTT') : null;
+    const key = source ? this.credentials.mqttApiKeyOf(source) : null;
     const keyMatches = secretsEqual(password, key ?? DECOY_KEY);
     return identity && key && keyMatches && clientId === identity.clientId ? 'device' : 'deny';
   }
@@ -53,7 +52,6 @@ export class DeviceAuthService {
       !deviceTopics(this.config.mqtt.topicPrefix, identity.sunSourceId).includes(topic)
     )
       return false;
-    const source = await this.sourceAccess.lookup(identity.sunSourceId);
-    return source?.connectionType === 'MQTT' && source.isActive;
+    return (await this.sourceAccess.admitted(identity.sunSourceId, 'MQTT')) !== null;
   }
 }
