@@ -45,6 +45,7 @@ export class RunResources {
   /** The apps the bench started: stopped at cleanup, their last lines printed on failure. */
   readonly children: Child[] = [];
   private cleaning: Promise<void> | undefined;
+  private readonly profileStarts = new Map<string, number>();
 
   constructor(private readonly options: RunResourcesOptions) {
     const { label } = options;
@@ -61,16 +62,25 @@ export class RunResources {
   }
 
   /**
+   * Node's flags for a V8 CPU profile of app `name` in `dir`; none without a `dir`. Each start
+   * of an app gets its own file (`api-<stamp>-2.cpuprofile` is the api's second start).
+   */
+  profileArgs(name: string, dir: string | undefined): string[] {
+    if (!dir) return [];
+    const start = (this.profileStarts.get(name) ?? 0) + 1;
+    this.profileStarts.set(name, start);
+    return [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      `--cpu-prof-name=${name}-${this.stamp}-${start}.cpuprofile`,
+    ];
+  }
+
+  /**
    * The environment every app of the run starts with: the run's database, Redis prefix and data
    * directory, fresh secrets (`secretsKey` as given: the bench seals credentials with it too),
    * the api on `apiPort`, warnings only, and the V8 options the apps are deployed with.
    */
-  /** Node's flags for a V8 CPU profile of app `name` in `dir`; none without a `dir`. */
-  profileArgs(name: string, dir: string | undefined): string[] {
-    return dir
-      ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${this.stamp}.cpuprofile`]
-      : [];
-  }
 
   appEnvironment(apiPort: number, secretsKey: string): Record<string, string> {
     return {
