@@ -71,7 +71,7 @@ const { values: flags } = parseArgs({
     'webhook-warmup': { type: 'string', default: '3' },
     'webhook-sources': { type: 'string', default: '2000' },
     'webhook-rate-connections': { type: 'string', default: '64' },
-    'rate-generator': { type: 'string', default: 'paced' },
+    generator: { type: 'string', default: 'sockets' },
     'webhook-max-connections': { type: 'string', default: '256' },
     'resend-share': { type: 'string', default: '0.02' },
     'probe-share': { type: 'string', default: '0.02' },
@@ -110,9 +110,11 @@ if (flags.help) {
                                 are reported apart, not in p50/p99 (3)
   --webhook-sources N           webhook sources per run (2000)
   --webhook-rate-connections N  connections of the fixed-rate run, at most (64)
-  --rate-generator G            fixed-rate runs: paced (open loop, evenly spaced, latency from the
-                                instant each request was due) or autocannon (its overallRate:
-                                per-connection quotas sent back to back each second) (paced)
+  --generator G                 webhook load: sockets (the bench's own client; at a rate, open
+                                loop, evenly spaced, latency from the instant each request was
+                                due) or autocannon (~5 times the CPU per request; at a rate, its
+                                overallRate: per-connection quotas sent back to back each second)
+                                (sockets)
   --webhook-max-connections N   connections of the maximum-throughput run (256): a closed loop
                                 sends at most connections / latency, so too few measure latency
   --resend-share F              share of messages sent twice (0.02)
@@ -149,6 +151,11 @@ function positive(name: string, value: string | undefined, integer = true): numb
   return number;
 }
 
+function generatorOf(value: string | undefined): 'sockets' | 'autocannon' {
+  if (value === 'sockets' || value === 'autocannon') return value;
+  throw new Error(`--generator must be sockets or autocannon, not ${value}`);
+}
+
 const options = {
   mqttDevices: positive('mqtt-devices', flags['mqtt-devices']),
   mqttRate: positive('mqtt-rate', flags['mqtt-rate']),
@@ -160,7 +167,7 @@ const options = {
   webhookWarmup: Number(flags['webhook-warmup']),
   webhookSources: positive('webhook-sources', flags['webhook-sources']),
   webhookRateConnections: positive('webhook-rate-connections', flags['webhook-rate-connections']),
-  rateGenerator: flags['rate-generator'] === 'autocannon' ? ('autocannon' as const) : ('paced' as const),
+  generator: generatorOf(flags.generator),
   webhookMaxConnections: positive('webhook-max-connections', flags['webhook-max-connections']),
   resendShare: Number(flags['resend-share']),
   probeShare: Number(flags['probe-share']),
@@ -183,6 +190,7 @@ const options = {
     deviceRounds: positive('fleet-device-rounds', flags['fleet-device-rounds']),
     stormRate: positive('fleet-storm-rate', flags['fleet-storm-rate']),
     stormSeconds: positive('fleet-storm-duration', flags['fleet-storm-duration']),
+    generator: generatorOf(flags.generator),
   } satisfies FleetOptions,
 };
 if (!(
@@ -631,7 +639,7 @@ async function webhookPhase(
     runWebhookLoad({
       port,
       targets: sources,
-      generator: overallRate ? options.rateGenerator : 'autocannon',
+      generator: options.generator,
       connections,
       overallRate,
       durationSeconds,
@@ -721,7 +729,7 @@ async function ceilingPhases(meter: UsageMeter, sources: SeededSource[]): Promis
     const result = await runWebhookLoad({
       port,
       targets: sources,
-      generator: overallRate ? options.rateGenerator : 'autocannon',
+      generator: options.generator,
       connections,
       overallRate,
       durationSeconds: options.webhookDuration,

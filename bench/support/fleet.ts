@@ -62,6 +62,8 @@ export interface FleetOptions {
   deviceRounds: number;
   stormRate: number;
   stormSeconds: number;
+  /** The webhook load generator of every run, bare server included. */
+  generator: 'sockets' | 'autocannon';
 }
 
 /** What the run's main lends the scenario: its database, processes and the shared webhook phase. */
@@ -120,6 +122,8 @@ export interface FleetWebhookPhase {
 export interface BareFigure {
   requestsPerSecond: number;
   latency: { p50: number; p99: number };
+  /** CPU µs per answered request of the bare server and of the bench (the load generator). */
+  cpuMicrosPerRequest: Record<string, number>;
 }
 
 export interface Tally {
@@ -237,10 +241,25 @@ function windowLatency(samples: Array<[number, number]>, from: number, to: numbe
   };
 }
 
-const bareFigure = (result: WebhookRunResult): BareFigure => ({
+const bareFigure = (result: WebhookRunResult, usage: PhaseUsage): BareFigure => ({
   requestsPerSecond: round(result.requestsPerSecond),
   latency: { p50: result.latency.p50, p99: result.latency.p99 },
+  cpuMicrosPerRequest: cpuMicrosPer(usage, answeredOf(result), ['bare server', 'bench']),
 });
+
+const answeredOf = (result: { outcomes: Record<string, number> }) =>
+  Object.values(result.outcomes).reduce((sum, count) => sum + count, 0);
+
+/** CPU µs each of `names` spent per message over a phase of `count` messages. */
+function cpuMicrosPer(usage: PhaseUsage, count: number, names: string[]): Record<string, number> {
+  const micros: Record<string, number> = {};
+  for (const name of names) {
+    const process = usage.processes[name];
+    if (process && count > 0)
+      micros[name] = round(((process.cpuPercent / 100) * usage.seconds * 1e6) / count);
+  }
+  return micros;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The MQTT fleet in a worker
@@ -822,6 +841,7 @@ async function bareRuns(
   ctx.children.push(server);
   const deadline = Date.now() + 10_000;
   while (!server.tail.includes('ready') && Date.now() < deadline) await sleep(50);
+  ctx.meter.watchPid('bare server', server.pid);
   const bareLoad = async (
     name: string,
     targets: SeededSource[],
@@ -832,22 +852,22 @@ async function bareRuns(
   ) => {
     log(`fleet ceiling ${name}: bare Node HTTP server…`);
     await ctx.quiet(`fleet ceiling ${name}`);
-    return bareFigure(
-      await runWebhookLoad({
-        port: httpPort,
-        targets,
-        generator: rate ? 'paced' : 'autocannon',
-        connections,
-        overallRate: rate,
-        durationSeconds: seconds,
-        amount,
-        clock: 'current',
-        startTs: 0,
-        seed: 17,
-        resendShare: 0,
-        probeShare: 0,
-      }),
-    );
+    const usage = ctx.meter.begin();
+    const result = await runWebhookLoad({
+      port: httpPort,
+      targets,
+      generator: o.generator,
+      connections,
+      overallRate: rate,
+      durationSeconds: seconds,
+      amount,
+      clock: 'current',
+      startTs: 0,
+      seed: 17,
+      resendShare: 0,
+      probeShare: 0,
+    });
+    return bareFigure(result, usage.end());
   };
   const http = {
     coldMaximum: await bareLoad('cold, maximum', fleet, o.maxConnections, undefined, 0, fleet.length),
@@ -1004,6 +1024,11 @@ export function fleetChecks(report: FleetReport): FleetCheck[] {
   ];
 }
 
+const microsLine = (micros: Record<string, number>) =>
+  Object.entries(micros)
+    .map(([name, value]) => `${name} ${value} µs`)
+    .join(', ');
+
 export function printFleet(
   report: FleetReport,
   line: (text?: string) => void,
@@ -1033,6 +1058,11 @@ export function printFleet(
     line(` stored       ${phase.stored} rows = ${phase.storedPerSecond}/s`);
     line(` accounting   ${phase.accountingExact ? 'EXACT' : 'MISMATCH'}: ${phase.accountingNote}`);
     line(`              ${usageLine(phase.usage)}`);
+    const perRequest = cpuMicrosPer(phase.usage, answeredOf(r), ['api', 'postgres', 'redis', 'bench']);
+    line(
+      ` CPU/request  ${microsLine(perRequest)}` +
+        (bare ? ` │ bare server: ${microsLine(bare.cpuMicrosPerRequest)}` : ''),
+    );
   };
   webhook(w.coldMaximum, w.bare.coldMaximum);
   webhook(w.coldRate, w.bare.coldRate);
@@ -1076,6 +1106,10 @@ export function printFleet(
     );
     line(` accounting   ${run.accountingExact ? 'EXACT' : 'MISMATCH'}: ${run.accountingNote}`);
     line(`              ${usageLine(run.usage)}`);
+    if (run.stored > 0) {
+      const perMessage = cpuMicrosPer(run.usage, run.stored, ['ingestor', 'postgres', 'redis', 'bench']);
+      line(` CPU/message  ${microsLine(perMessage)} (per stored message)`);
+    }
   };
   mqtt(
     report.forwarders,

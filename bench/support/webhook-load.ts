@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
-import { Agent, request as httpRequest } from 'node:http';
 import { DeviceScript, MessageKind, seededRandom } from './device-script';
 import { percentile } from './processes';
+import { SocketConnection, TimeoutError } from './socket-client';
 
 export interface WebhookTarget {
   id: string;
@@ -13,17 +13,18 @@ export interface WebhookRunOptions {
   /** Sources, each sent to in turn; every request goes to the next one. */
   targets: readonly WebhookTarget[];
   /**
-   * `paced`: open loop, one request every 1/rate s whatever the answers (latency counted from
-   * the scheduled instant); `autocannon`: closed loop over `connections` (with `overallRate`,
-   * autocannon's per-connection quota per second).
+   * `sockets` (`runSockets`): with a rate, open loop, one request every 1/rate s whatever the
+   * answers (latency counted from the scheduled instant); without, closed loop.
+   * `autocannon`: closed loop over `connections` (with `overallRate`, autocannon's
+   * per-connection quota per second).
    */
-  generator: 'paced' | 'autocannon';
+  generator: 'sockets' | 'autocannon';
   connections: number;
-  /** Requests per second; unset (autocannon only): as fast as the server answers. */
+  /** Requests per second; unset: as fast as the server answers. */
   overallRate?: number;
   durationSeconds: number;
   /**
-   * Paced only: sent at the rate before `durationSeconds`, counted in the accounting but not in
+   * With a rate: sent at the rate before `durationSeconds`, counted in the accounting but not in
    * the latency figures (connections opening, caches and JIT warming; reported apart).
    */
   warmupSeconds?: number;
@@ -31,13 +32,13 @@ export interface WebhookRunOptions {
   /**
    * `script` (default): each source replays its script (device time 10 s apart from `startTs`,
    * resends, probes). `current`: a live fleet, every message a regular sample stamped with the
-   * device's current clock: the instant it was due (paced; consecutive messages of one source are
+   * device's current clock: the instant it was due (with a rate; consecutive messages of one source are
    * then exactly sources / rate seconds apart) or the instant it was sent (autocannon).
    */
   clock?: 'script' | 'current';
   /** autocannon only: stop after this many requests (each source once: `targets.length`). */
   amount?: number;
-  /** Paced only: keep [due instant (epoch ms), latency ms] of every answer, for windows of the run. */
+  /** `sockets` only: keep [due instant (epoch ms), latency ms] of every answer, for windows of the run. */
   keepSamples?: boolean;
   seed: number;
   resendShare: number;
@@ -73,9 +74,9 @@ export interface WebhookRunResult {
   unclaimed: Array<{ sourceId: string; ts: number }>;
   /** Answers per second over the run. */
   requestsPerSecond: number;
-  /** ms; paced: from the instant the request was due, so a server falling behind shows. */
+  /** ms; with a rate: from the instant the request was due, so a server falling behind shows. */
   latency: { p50: number; p90: number; p99: number; max: number; mean: number };
-  /** Paced runs with a warm-up: its latencies, left out of `latency`. */
+  /** Runs at a rate with a warm-up: its latencies, left out of `latency`. */
   warmupLatency?: { seconds: number; p50: number; p99: number };
   errors: number;
   timeouts: number;
@@ -132,6 +133,8 @@ class WebhookTraffic {
           key: target.secret,
         }),
     );
+    // A device's sample is drawn at its first `at`: before the run, not inside it.
+    if (options.clock === 'current') for (const script of this.scripts) script.at(0);
   }
 
   /** The next request; `id` names it in `answered`. `now`: the device clock (`clock: 'current'`). */
@@ -199,9 +202,7 @@ class WebhookTraffic {
 const keyOf = (message: { sourceId: string; ts: number }) => `${message.sourceId}|${message.ts}`;
 
 export function runWebhookLoad(options: WebhookRunOptions): Promise<WebhookRunResult> {
-  return options.generator === 'paced' && options.overallRate
-    ? runPaced(options, options.overallRate)
-    : runAutocannon(options);
+  return options.generator === 'sockets' ? runSockets(options) : runAutocannon(options);
 }
 
 /** Closed loop: `connections` keep-alive connections, each sending its next request on an answer. */
@@ -251,98 +252,97 @@ async function runAutocannon(options: WebhookRunOptions): Promise<WebhookRunResu
 }
 
 /**
- * Open loop: request i is due at start + i/rate, sent then (or as soon as a connection is free:
- * the wait counts in its latency), whatever happened to the others. This is "p99 at 1,000
- * requests per second" as a fleet produces it; a server slower than the rate shows as growing
- * latency instead of a lower rate.
+ * `sockets`: `connections` keep-alive connections of the bench's own client (`SocketConnection`:
+ * a quarter of Node's client's CPU per request). With a rate, open loop: request i is due at
+ * start + i/rate, sent then (or as soon as a connection is free: the wait counts in its latency),
+ * whatever happened to the others. This is "p99 at 1,000 requests per second" as a fleet
+ * produces it; a server slower than the rate shows as growing latency instead of a lower rate.
+ * Without a rate, closed loop: each connection sends its next request on an answer, until
+ * `amount` requests are sent or `durationSeconds` are over; latency from the send.
  */
-async function runPaced(options: WebhookRunOptions, rate: number): Promise<WebhookRunResult> {
+async function runSockets(options: WebhookRunOptions): Promise<WebhookRunResult> {
+  const rate = options.overallRate;
   const traffic = new WebhookTraffic(options);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
   const samples: Array<[number, number]> | undefined = options.keepSamples ? [] : undefined;
   let errors = 0;
   let timeouts = 0;
   let non2xx = 0;
-  let pending = 0;
-  let resolveIdle: (() => void) | undefined;
   const warmupMs = (options.warmupSeconds ?? 0) * 1000;
   const warmupLatencies: number[] = [];
-  const total = Math.round(rate * ((options.warmupSeconds ?? 0) + options.durationSeconds));
+  const total = rate
+    ? Math.round(rate * ((options.warmupSeconds ?? 0) + options.durationSeconds))
+    : (options.amount ?? Number.POSITIVE_INFINITY);
+  const connections = Array.from(
+    { length: options.connections },
+    () => new SocketConnection(options.port, REQUEST_TIMEOUT_MS),
+  );
   const startedAt = performance.now();
   const startedAtEpoch = Date.now();
+  const endsAt = startedAt + options.durationSeconds * 1000;
+  let taken = 0;
 
-  const send = (due: number, index: number) => {
+  /** The next request due, or undefined: none yet (open loop) or the run is over. */
+  const nextDue = (now: number): { due: number; dueEpoch: number } | undefined => {
+    if (taken >= total) return undefined;
+    if (!rate) return now < endsAt || options.amount ? { due: now, dueEpoch: Date.now() } : undefined;
+    const due = startedAt + (taken * 1000) / rate;
     // The device's clock when the message was due, in whole ms: one source's messages stay
     // exactly sources / rate apart.
-    const dueEpoch = startedAtEpoch + Math.floor((index * 1000) / rate);
-    const { id, message } = traffic.take(dueEpoch);
-    pending += 1;
-    const done = () => {
-      pending -= 1;
-      if (pending === 0) resolveIdle?.();
-    };
-    const request = httpRequest(
-      {
-        agent,
-        host: '127.0.0.1',
-        port: options.port,
-        method: 'POST',
-        path: message.path,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(message.body) },
-        timeout: 10_000,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const latency = performance.now() - due;
-          (due - startedAt < warmupMs ? warmupLatencies : latencies).push(latency);
-          samples?.push([dueEpoch, latency]);
-          const status = response.statusCode ?? 0;
-          if (status < 200 || status >= 300) non2xx += 1;
-          traffic.answered(id, status, Buffer.concat(chunks).toString('utf8'));
-          done();
-        });
-      },
-    );
-    request.on('timeout', () => {
-      timeouts += 1;
-      request.destroy();
-    });
-    request.on('error', () => {
-      errors += 1;
-      done();
-    });
-    request.end(message.body);
+    return due <= now ? { due, dueEpoch: startedAtEpoch + Math.floor((taken * 1000) / rate) } : undefined;
   };
+  const over = () => taken >= total || (!rate && !options.amount && performance.now() >= endsAt);
 
-  await new Promise<void>((resolve) => {
-    let sent = 0;
-    const tick = () => {
-      const now = performance.now();
-      while (sent < total && startedAt + (sent * 1000) / rate <= now) {
-        send(startedAt + (sent * 1000) / rate, sent);
-        sent += 1;
-      }
-      if (sent >= total) resolve();
-      else setTimeout(tick, 1);
-    };
-    tick();
-  });
-  if (pending > 0) {
-    await new Promise<void>((resolve) => {
-      resolveIdle = resolve;
-      setTimeout(resolve, 15_000);
-    });
-  }
-  agent.destroy();
+  const idle = [...connections];
+  let pending = 0;
+  let finished: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  const send = (connection: SocketConnection, slot: { due: number; dueEpoch: number }) => {
+    taken += 1;
+    pending += 1;
+    const { id, message } = traffic.take(slot.dueEpoch);
+    connection
+      .post(message.path, message.body)
+      .then((answer) => {
+        const latency = performance.now() - slot.due;
+        (slot.due - startedAt < warmupMs ? warmupLatencies : latencies).push(latency);
+        samples?.push([slot.dueEpoch, latency]);
+        if (answer.status < 200 || answer.status >= 300) non2xx += 1;
+        traffic.answered(id, answer.status, answer.body);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof TimeoutError) timeouts += 1;
+        else errors += 1;
+      })
+      .finally(() => {
+        pending -= 1;
+        idle.push(connection);
+        dispatch();
+      });
+  };
+  // Requests due while every connection is busy wait for the next free one, their latency running.
+  const dispatch = () => {
+    const now = performance.now();
+    while (idle.length > 0) {
+      const slot = nextDue(now);
+      if (!slot) break;
+      send(idle.pop()!, slot);
+    }
+    if (over() && pending === 0) finished();
+  };
+  // Open loop: one clock for the schedule, whatever the connections are doing.
+  const clock = rate ? setInterval(dispatch, 1) : undefined;
+  dispatch();
+  await done;
+  clearInterval(clock);
+  for (const connection of connections) connection.close();
+
   latencies.sort((a, b) => a - b);
   warmupLatencies.sort((a, b) => a - b);
   const at = (p: number) => percentile(latencies, p, 0);
   const answered = latencies.length + warmupLatencies.length;
   const seconds = (performance.now() - startedAt) / 1000;
-  return traffic.result('paced', seconds, {
+  return traffic.result('sockets', seconds, {
     // Over the whole run, the tail included: a server slower than the rate answers less than it.
     requestsPerSecond: answered / seconds,
     latency: {
@@ -367,10 +367,14 @@ async function runPaced(options: WebhookRunOptions, rate: number): Promise<Webho
   });
 }
 
+const REQUEST_TIMEOUT_MS = 10_000;
+const STORED_ANSWER = JSON.stringify({ message: 'Data accepted', stored: true });
+
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 function classify(status: number, body: string): WebhookOutcome {
   if (status === 200) {
+    if (body === STORED_ANSWER) return 'stored';
     try {
       const parsed = JSON.parse(body) as { stored?: unknown; reason?: unknown };
       if (parsed.stored === true) return 'stored';
