@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '@solar/database';
+import { dataSourceOptions, PreparedQueries } from '@solar/database';
 import { ConnectionType } from '@solar/domain';
 import { createTestDatabase, waitFor } from '@solar/testing';
 import { emptyTelemetryValues } from '../telemetry-fields';
@@ -31,7 +31,11 @@ describe('TelemetryWriter and revoked sources', () => {
     db = new Client({ connectionString: database.url });
     await db.connect();
     dataSource = await new DataSource(dataSourceOptions(database.url)).initialize();
-    writer = new TelemetryWriter(dataSource, new TelemetryPartitions(dataSource));
+    writer = new TelemetryWriter(
+      dataSource,
+      new TelemetryPartitions(dataSource),
+      new PreparedQueries(dataSource),
+    );
     userId = randomUUID();
     await db.query(
       `INSERT INTO users (id, email, password_hash, roles, email_verified)

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PreparedQueries } from '@solar/database';
 import {
   INSERT_TELEMETRY_SQL,
   InsertedOrRefused,
@@ -56,6 +57,7 @@ export class TelemetryWriter implements OnApplicationShutdown {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly partitions: TelemetryPartitions,
+    private readonly statements: PreparedQueries,
   ) {}
 
   write(point: TelemetryPoint): Promise<WriteResult> {
@@ -149,7 +151,8 @@ export class TelemetryWriter implements OnApplicationShutdown {
   }
 
   private async insertRows(points: TelemetryPoint[]): Promise<BatchResult> {
-    const rows: InsertedOrRefused[] = await this.dataSource.query(
+    // Named, so that each connection parses and plans the statement once rather than per batch.
+    const rows = await this.statements.query<InsertedOrRefused>(
       INSERT_TELEMETRY_SQL,
       insertParameters(points),
     );
