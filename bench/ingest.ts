@@ -88,6 +88,7 @@ const { values: flags } = parseArgs({
     'fleet-device-rounds': { type: 'string', default: '3' },
     'fleet-storm-rate': { type: 'string', default: '1000' },
     'fleet-storm-duration': { type: 'string', default: '25' },
+    'fleet-storm-signal': { type: 'string', default: 'SIGTERM' },
     'no-build': { type: 'boolean', default: false },
     profile: { type: 'string' },
     'app-root': { type: 'string' },
@@ -135,6 +136,8 @@ if (flags.help) {
   --fleet-device-rounds N       fleet: messages per device, 10 s apart (3)
   --fleet-storm-rate N          fleet: webhook rate during the reconnect storm (1000)
   --fleet-storm-duration S      fleet: length of the webhook run around the storm (25)
+  --fleet-storm-signal SIG      fleet: how the storm stops the ingestor: SIGTERM (a deploy) or
+                                SIGKILL (a crash; its tally is lost, the table answers) (SIGTERM)
   --no-build                    use dist/ as it is
   --quiet-wait S                before each phase, wait up to S seconds for the machine to be idle (30)
   --profile DIR                 write V8 CPU profiles of the api and the ingestor to DIR
@@ -154,6 +157,11 @@ function positive(name: string, value: string | undefined, integer = true): numb
 function generatorOf(value: string | undefined): 'sockets' | 'autocannon' {
   if (value === 'sockets' || value === 'autocannon') return value;
   throw new Error(`--generator must be sockets or autocannon, not ${value}`);
+}
+
+function stormSignalOf(value: string | undefined): 'SIGTERM' | 'SIGKILL' {
+  if (value === 'SIGTERM' || value === 'SIGKILL') return value;
+  throw new Error(`--fleet-storm-signal must be SIGTERM or SIGKILL, not ${value}`);
 }
 
 const options = {
@@ -191,6 +199,7 @@ const options = {
     stormRate: positive('fleet-storm-rate', flags['fleet-storm-rate']),
     stormSeconds: positive('fleet-storm-duration', flags['fleet-storm-duration']),
     generator: generatorOf(flags.generator),
+    stormSignal: stormSignalOf(flags['fleet-storm-signal']),
   } satisfies FleetOptions,
 };
 if (!(

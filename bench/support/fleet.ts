@@ -64,6 +64,8 @@ export interface FleetOptions {
   stormSeconds: number;
   /** The webhook load generator of every run, bare server included. */
   generator: 'sockets' | 'autocannon';
+  /** How the storm stops the ingestor: SIGTERM (a deploy) or SIGKILL (a crash, an OOM kill). */
+  stormSignal: 'SIGTERM' | 'SIGKILL';
 }
 
 /** What the run's main lends the scenario: its database, processes and the shared webhook phase. */
@@ -160,6 +162,7 @@ export interface MqttRun {
 
 export interface StormRun {
   devices: number;
+  signal: 'SIGTERM' | 'SIGKILL';
   /** Stop signal sent → process gone. */
   stopSeconds: number;
   /** Start → `ready` logged (ingestor) / listening (bare broker). */
@@ -366,6 +369,7 @@ async function mqttAccounting(
   stored: number,
   tally: Tally | undefined,
   againstBare: boolean,
+  killed = false,
 ): Promise<{ exact: boolean; note: string; unackedStored: number; ackedNotStored: number }> {
   const unackedStored = againstBare ? 0 : await storedAmong(ctx.client, stats.unacked);
   const ackedRows = againstBare ? 0 : await storedAmong(ctx.client, stats.ackedMessages);
@@ -375,7 +379,10 @@ async function mqttAccounting(
     notes.push(
       `${stats.failed} failed, ${stats.unacked.length} unacknowledged (${unackedStored} of them stored)`,
     );
-  if (!againstBare) {
+  if (killed) {
+    if (stored !== stats.acked) notes.push(`${stats.acked} acknowledged, ${stored} rows`);
+    if (ackedNotStored > 0) notes.push(`${ackedNotStored} acknowledged messages have no row`);
+  } else if (!againstBare) {
     if (!tally) notes.push('no ingestor tally logged');
     else {
       if (tallied(tally) !== stats.sent - stats.failed)
@@ -390,6 +397,11 @@ async function mqttAccounting(
   }
   const exact =
     againstBare ||
+    (killed &&
+      stats.failed === 0 &&
+      stats.unacked.length === 0 &&
+      stored === stats.acked &&
+      ackedNotStored === 0) ||
     (tally !== undefined &&
       stats.failed === 0 &&
       stats.unacked.length === 0 &&
@@ -403,7 +415,9 @@ async function mqttAccounting(
       notes.join('; ') ||
       (againstBare
         ? 'bare broker: nothing stored'
-        : 'sent = stored + throttled + duplicate + refused (tally), stored = table, every PUBACKed message a row'),
+        : killed
+          ? 'ingestor killed, no tally: every message PUBACKed, stored = table, every PUBACKed message a row'
+          : 'sent = stored + throttled + duplicate + refused (tally), stored = table, every PUBACKed message a row'),
     unackedStored,
     ackedNotStored,
   };
@@ -637,8 +651,15 @@ async function devicesRun(
  * With the devices connected: stops the broker (SIGTERM, as a deploy or restart does), starts it
  * again, and times until every device is connected again. `during` runs alongside (the webhook).
  */
+/** Ends `child` at once, as a crash or the kernel's OOM killer would. */
+async function kill(child: Child): Promise<void> {
+  child.process.kill('SIGKILL');
+  await child.exited;
+}
+
 async function stormRun(
   worker: FleetWorker,
+  signal: 'SIGTERM' | 'SIGKILL',
   devices: number,
   brokerPort: number,
   stopBroker: () => Promise<Tally | undefined>,
@@ -667,6 +688,7 @@ async function stormRun(
   worker.send({ type: 'unwatch' });
   return {
     devices,
+    signal,
     stopSeconds: round((downAt - killAt) / 1000, 2),
     readySeconds: round((readyAt - startAt) / 1000, 2),
     brokerSeconds: round((brokerAt - startAt) / 1000, 2),
@@ -764,9 +786,14 @@ export async function runFleet(ctx: FleetContext): Promise<FleetReport> {
         await sleep(Math.min(3000, (o.stormSeconds * 1000) / 4));
         storm = await stormRun(
           devices.worker,
+          o.stormSignal,
           devices.run.connected,
           mqttPort,
           async () => {
+            if (o.stormSignal === 'SIGKILL') {
+              await kill(ingestor);
+              return undefined;
+            }
             devicesTally = await stopIngestor();
             return devicesTally;
           },
@@ -786,7 +813,15 @@ export async function runFleet(ctx: FleetContext): Promise<FleetReport> {
     webhookDuring: windowLatency(samples, storm!.killAt, storm!.settledAt + 1),
   };
   await devices.worker.close();
-  const devicesAccounting = await mqttAccounting(ctx, devices.stats, devices.run.stored, devicesTally, false);
+  // Killed, the ingestor that served the devices logged no tally: the table alone answers.
+  const devicesAccounting = await mqttAccounting(
+    ctx,
+    devices.stats,
+    devices.run.stored,
+    devicesTally,
+    false,
+    o.stormSignal === 'SIGKILL',
+  );
   const devicesRunReport: MqttRun = {
     ...devices.run,
     tally: devicesTally,
@@ -903,14 +938,19 @@ async function bareRuns(
     if (broker) await stopChild(broker, 5000);
     return undefined;
   };
+  const killBroker = async () => {
+    if (broker) await kill(broker);
+    return undefined;
+  };
   await startBroker();
   const forwarders = await forwardersRun(ctx, 'ceiling forwarders', url, forwarded, undefined);
   const devices = await devicesRun(ctx, 'ceiling devices', url, deviceSources, true);
   const storm = await stormRun(
     devices.worker,
+    o.stormSignal,
     devices.run.connected,
     brokerPort,
-    stopBroker,
+    o.stormSignal === 'SIGKILL' ? killBroker : stopBroker,
     startBroker,
     30_000,
   );
@@ -1126,7 +1166,7 @@ export function printFleet(
   const b = report.bareMqtt.storm;
   line();
   line(
-    `── Fleet reconnect storm: ingestor stopped (SIGTERM) and started with ${s.devices} devices connected ──`,
+    `── Fleet reconnect storm: ingestor stopped (${s.signal}) and started with ${s.devices} devices connected ──`,
   );
   line(
     ` ready        ingestor ready ${report.ingestorReadySeconds.join(' s, ')} s after each start │ bare broker ${b.readySeconds} s`,
