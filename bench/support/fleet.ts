@@ -119,6 +119,9 @@ export interface FleetWebhookPhase {
   usage: PhaseUsage;
   accountingExact: boolean;
   accountingNote: string;
+  /** Open-loop runs: the first second apart from the rest (a fresh api's connections and JIT). */
+  firstSecond?: { p50: number; p99: number; count: number };
+  afterFirstSecond?: { p50: number; p99: number; count: number };
 }
 
 export interface BareFigure {
@@ -232,6 +235,15 @@ async function accepting(port: number, timeoutMs: number): Promise<boolean> {
 }
 
 /** p50/p99 of the samples whose due instant is in [from, to). */
+/** Moves an open-loop phase's samples into its first-second and after-first-second figures. */
+function splitFirstSecond(phase: FleetWebhookPhase): void {
+  const samples = phase.samples ?? [];
+  delete phase.samples;
+  const start = samples.reduce((first, [due]) => Math.min(first, due), Number.POSITIVE_INFINITY);
+  phase.firstSecond = windowLatency(samples, start, start + 1000);
+  phase.afterFirstSecond = windowLatency(samples, start + 1000, Number.POSITIVE_INFINITY);
+}
+
 function windowLatency(samples: Array<[number, number]>, from: number, to: number) {
   const values = samples
     .filter(([due]) => due >= from && due < to)
@@ -741,14 +753,18 @@ export async function runFleet(ctx: FleetContext): Promise<FleetReport> {
     {
       durationSeconds: o.coldSeconds,
       clock: 'current',
+      keepSamples: true,
     },
   );
+  splitFirstSecond(coldRate);
   // Steady: the same fleet, each source every 10 s; its previous message at least 10 s back.
   await sleep(Math.max(0, coldMaximumEnd + FLEET_PERIOD_MS - Date.now()));
   const steady = await ctx.webhookPhase('fleet steady', ctx.apiPort, fleet, o.maxConnections, steadyRate, {
     durationSeconds: o.steadySeconds,
     clock: 'current',
+    keepSamples: true,
   });
+  splitFirstSecond(steady);
 
   // MQTT through privileged forwarders, on a fresh ingestor (its ready time measured).
   const ingestorReadySeconds: number[] = [];
@@ -1095,6 +1111,12 @@ export function printFleet(
       ` latency      p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms` +
         (bare ? ` │ bare server p50 ${bare.latency.p50} ms, p99 ${bare.latency.p99} ms` : ''),
     );
+    if (phase.firstSecond && phase.afterFirstSecond) {
+      line(
+        `              first second p50 ${phase.firstSecond.p50} ms, p99 ${phase.firstSecond.p99} ms (${phase.firstSecond.count}); ` +
+          `after it p50 ${phase.afterFirstSecond.p50} ms, p99 ${phase.afterFirstSecond.p99} ms (${phase.afterFirstSecond.count})`,
+      );
+    }
     line(` stored       ${phase.stored} rows = ${phase.storedPerSecond}/s`);
     line(` accounting   ${phase.accountingExact ? 'EXACT' : 'MISMATCH'}: ${phase.accountingNote}`);
     line(`              ${usageLine(phase.usage)}`);
