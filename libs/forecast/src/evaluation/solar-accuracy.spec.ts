@@ -51,11 +51,13 @@ describe('solarErrors', () => {
     const errors = solarErrors(
       [
         [1000, 500],
-        [2000, 2500],
+        [2000, 2000],
       ],
       5000,
-    );
-    expect(errors).toEqual({ count: 2, mae: 500, rmse: 500, nmae: 0.1, nrmse: 0.1 });
+    )!;
+    expect(errors).toMatchObject({ count: 2, mae: 250, nmae: 0.05 });
+    expect(errors.rmse).toBeCloseTo(Math.sqrt(125_000), 9);
+    expect(errors.nrmse).toBeCloseTo(Math.sqrt(125_000) / 5000, 12);
   });
 
   it('is null for no hours and refuses a capacity that is not positive', () => {
