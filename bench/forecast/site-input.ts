@@ -72,8 +72,8 @@ export function readSite(options: BenchOptions): SiteSeries {
       .map(([role, name]) => `${role} = ${name}`)
       .join(', ');
     notes.push(
-      `${count(csv.rows)} rows every ${csv.intervalMinutes} min (${columns}); ${csv.gaps} gaps, ` +
-        `the longest ${csv.longestGapRows} rows`,
+      `${count(csv.rows)} rows every ${csv.intervalMinutes} min (${columns}); runs of missing rows: ` +
+        `${csv.gaps}${csv.gaps > 0 ? `, the longest ${csv.longestGapRows} rows` : ''}`,
     );
     const offsets = [...csv.offsets].sort((a, b) => b[1] - a[1]);
     if (offsets.length > 0)
@@ -84,7 +84,7 @@ export function readSite(options: BenchOptions): SiteSeries {
     notes.push(
       `${csv.pv ? 'PV' : 'load'}: ${count(coverage.hours)} hours from ${utcHour(coverage.first)} to ${utcHour(coverage.last)} ` +
         `(${((100 * coverage.hours) / coverage.spanHours).toFixed(1)} % present); ` +
-        `values below 0 set to 0: ${csv.clipped.pv} PV, ${csv.clipped.load} load, ${csv.clipped.ghi} GHI`,
+        `values below 0 set to 0: ${count(csv.clipped.pv)} PV, ${count(csv.clipped.load)} load, ${count(csv.clipped.ghi)} GHI`,
     );
     if (csv.ghi && options.psm3)
       throw new UsageError(
@@ -144,7 +144,7 @@ export function readSite(options: BenchOptions): SiteSeries {
       ghi: weather?.ghi ?? null,
       temperature: weather?.temperature ?? null,
       timeZone,
-      timeZoneNote: options.timeZone ? null : 'the default for OPSD households, all in Germany',
+      timeZoneNote: null,
       notes,
     };
   }
