@@ -1,4 +1,4 @@
-/** One Jest run: unit specs beside the code, integration and end-to-end specs against the real services. */
+/** One Jest run: unit specs beside the code (the benchmarks' too), integration and end-to-end specs against the real services. */
 const swc = [
   '@swc/jest',
   {
@@ -14,7 +14,8 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@solar/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|predictions|testing)$': '<rootDir>/libs/$1/src',
+  '^@solar/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|predictions|testing)$':
+    '<rootDir>/libs/$1/src',
 };
 
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
@@ -24,7 +25,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'],
     },
     {
       ...common,

@@ -2,9 +2,9 @@ import { solarPosition } from '../../libs/forecast/src/solar';
 import { HourlySeries, readOpsdHousehold } from './data-files';
 
 /**
- * The time-alignment checks the data README asks for, printed by the benchmark so anyone can see
- * what the files' clocks really are: where the energy-weighted centre of each day falls against
- * solar noon, and how well PV correlates with the satellite GHI under shifts.
+ * Time-alignment checks, printed by the benchmark so anyone can see what a file's clock really
+ * is: where the energy-weighted centre of each day falls against solar noon, and how well PV
+ * correlates with GHI when either is moved by an hour. A clock an hour off scores as a bad model.
  */
 
 const HOUR_MS = 3_600_000;
@@ -64,8 +64,9 @@ function correlation(pairs: [number, number][]): number {
 }
 
 /**
- * Hourly PV (wall times localised, as `readPvdaq` gives it) against PSM3 GHI, in summer and winter, with the PV moved by
- * −1, 0 and +1 h: the best correlation should be at 0 in both seasons once DST is handled.
+ * Hourly PV against GHI, in summer and winter (of the northern hemisphere), with the GHI moved by
+ * −1, 0 and +1 h: the best correlation should be at 0 in both seasons once the clocks agree. A
+ * season without enough hours of both is left out.
  */
 export function pvWeatherCorrelation(power: HourlySeries, ghi: HourlySeries): string[] {
   const lines: string[] = [];
@@ -73,17 +74,26 @@ export function pvWeatherCorrelation(power: HourlySeries, ghi: HourlySeries): st
     ['Jun–Aug', summer],
     ['Dec–Feb', winter],
   ] as const) {
-    const cells = [-1, 0, 1].map((shift) => {
+    const cells: string[] = [];
+    for (const shift of [-1, 0, 1]) {
       const pairs: [number, number][] = [];
       for (const [hour, value] of power) {
         const irradiance = ghi.get(hour + shift * HOUR_MS);
         if (keep(hour) && irradiance !== undefined) pairs.push([value, irradiance]);
       }
-      return `${shift >= 0 ? '+' : ''}${shift} h: r = ${correlation(pairs).toFixed(3)}`;
-    });
-    lines.push(`PV (localised) vs PSM3 GHI, ${name}, GHI moved by ${cells.join(', ')}`);
+      const r = pairs.length >= 48 ? correlation(pairs) : NaN;
+      if (!Number.isFinite(r)) break;
+      cells.push(`${shift >= 0 ? '+' : ''}${shift} h: r = ${r.toFixed(3)}`);
+    }
+    if (cells.length === 3) lines.push(`PV vs GHI, ${name}, GHI moved by ${cells.join(', ')}`);
   }
   return lines;
+}
+
+/** Mean over days of the PV's energy-weighted centre − solar noon, minutes; null without any day. */
+export function pvCentreOffsetMinutes(power: HourlySeries, longitude: number): number | null {
+  const offset = centroidOffset(power, longitude, () => true);
+  return Number.isFinite(offset) ? 60 * offset : null;
 }
 
 /**
@@ -91,6 +101,8 @@ export function pvWeatherCorrelation(power: HourlySeries, ghi: HourlySeries): st
  * without moving the CEST rows back an hour: with the fix the two seasons should agree (the
  * array's azimuth moves both alike); without it summer sits an hour later.
  */
+const minutes = (hours: number) => (Number.isFinite(hours) ? `${(60 * hours).toFixed(0)} min` : '—');
+
 export function householdCentroids(path: string, prefix: string, longitude: number): string[] {
   const lines: string[] = [];
   for (const cestShift of [false, true]) {
@@ -98,8 +110,8 @@ export function householdCentroids(path: string, prefix: string, longitude: numb
     const may = (hour: number) => month(hour) >= 5 && month(hour) <= 8;
     const cold = (hour: number) => month(hour) >= 11 || month(hour) <= 2;
     lines.push(
-      `PV centre − solar noon ${cestShift ? 'with' : 'without'} the CEST shift: May–Aug ${(60 * centroidOffset(pv, longitude, may)).toFixed(0)} min, ` +
-        `Nov–Feb ${(60 * centroidOffset(pv, longitude, cold)).toFixed(0)} min`,
+      `PV centre − solar noon ${cestShift ? 'with' : 'without'} the CEST shift: May–Aug ${minutes(centroidOffset(pv, longitude, may))}, ` +
+        `Nov–Feb ${minutes(centroidOffset(pv, longitude, cold))}`,
     );
   }
   return lines;

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { DataError } from './data-error';
 import { wallTimeToUtc } from './time-zones';
 
 /**
- * Readers for the three CSV formats of `shared/data/real/` (see its README), each turned into UTC
- * hourly series keyed by the start of the hour (ms). Each reader does what the README warns
- * about for its file, and nothing else.
+ * Readers for three public layouts (NREL PVDAQ power, NSRDB PSM3 weather, OPSD household meters),
+ * each turned into UTC hourly series keyed by the start of the hour (ms). Each reader corrects
+ * what is known to be off in its layout's clock, as its comment says, and nothing else.
  */
 
 const HOUR_MS = 3_600_000;
@@ -14,9 +15,13 @@ const HALF_HOUR_MS = 30 * 60_000;
 export type HourlySeries = Map<number, number>;
 
 function lines(path: string): string[] {
-  return readFileSync(path, 'utf8')
-    .split(/\r?\n/)
-    .filter((line) => line.length > 0);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  return text.split(/\r?\n/).filter((line) => line.length > 0);
 }
 
 function header(line: string): string[] {
@@ -25,7 +30,7 @@ function header(line: string): string[] {
 
 function column(names: string[], wanted: string, path: string): number {
   const index = names.indexOf(wanted);
-  if (index < 0) throw new Error(`${path}: no column ${wanted} (have ${names.join(', ')})`);
+  if (index < 0) throw new DataError(`${path}: no column ${wanted} (have ${names.join(', ')})`);
   return index;
 }
 
@@ -60,7 +65,7 @@ export function readPvdaq(path: string, timeZone: string, powerColumn = 'ac_powe
     const cells = row.split(',');
     const stamp = cells[timeIndex];
     const wall = Date.parse(`${stamp.slice(0, 10)}T${stamp.slice(11, 19)}Z`);
-    if (!Number.isFinite(wall)) throw new Error(`${path}: bad time ${stamp}`);
+    if (!Number.isFinite(wall)) throw new DataError(`${path}: bad time ${stamp}`);
     const value = numberOrNull(cells[powerIndex]);
     if (value === null) {
       emptyQuarters++;
@@ -106,7 +111,7 @@ export function readPsm3(path: string, shiftMinutes = 0): Psm3Series {
     const cells = row.split(',');
     const stamp = cells[0];
     const utc = Date.parse(`${stamp.slice(0, 10)}T${stamp.slice(11)}`);
-    if (!Number.isFinite(utc)) throw new Error(`${path}: bad time ${stamp}`);
+    if (!Number.isFinite(utc)) throw new DataError(`${path}: bad time ${stamp}`);
     const ghi = numberOrNull(cells[ghiIndex]);
     const clear = numberOrNull(cells[clearIndex]);
     const temperature = numberOrNull(cells[temperatureIndex]);
@@ -144,7 +149,11 @@ export interface HouseholdSeries {
 export interface HouseholdOptions {
   /** Column prefix, e.g. `DE_KN_residential4`. */
   prefix: string;
-  /** Subtract an hour from `utc_timestamp` while `cet_cest_timestamp` says +0200 (README §3). */
+  /**
+   * Subtract an hour from `utc_timestamp` while `cet_cest_timestamp` says +0200: in the 2017
+   * release the "UTC" stamps follow the clock's summer time (the PV's daily centre moves an hour
+   * later on the day CEST starts and back when it ends).
+   */
   cestShift: boolean;
   /**
    * Which hour a meter difference belongs to: `'before'` assigns reading(t) − reading(t−1 h) to
@@ -172,7 +181,7 @@ export function readOpsdHousehold(path: string, options: HouseholdOptions): Hous
   for (const row of rows) {
     const cells = row.split(',');
     let at = Date.parse(cells[utcIndex]);
-    if (!Number.isFinite(at)) throw new Error(`${path}: bad time ${cells[utcIndex]}`);
+    if (!Number.isFinite(at)) throw new DataError(`${path}: bad time ${cells[utcIndex]}`);
     if (options.cestShift && cells[localIndex].endsWith('+0200')) {
       at -= HOUR_MS;
       shiftedRows++;

@@ -9,8 +9,9 @@ import { readPayload } from '../../libs/forecast/src/model/model-payload';
 import { clearSkyPower, weatherPower } from '../../libs/forecast/src/model/pv-model';
 import { buildTimeline } from '../../libs/forecast/src/model/timeline';
 import { HISTORY_DAYS } from '../../libs/forecast/src/model/predict';
+import { isDaytimeHour, smartPersistence } from '../../libs/forecast/src/evaluation';
 import type { HourlySeries } from './data-files';
-import { localDateStart, localMidnight } from './time-zones';
+import { localDateStart, zoneOffsetMs } from './time-zones';
 
 /**
  * Replays a site's history day by day through the production code: `trainForecaster` on the
@@ -18,12 +19,13 @@ import { localDateStart, localMidnight } from './time-zones';
  * everything before it), then `forecast` from each scored local midnight with the 15 days of
  * history before it, keeping the 24 (23, 25) hours of that local day. The comparisons are computed
  * from the same data: the physics-only baseline (`forecast` without a model), the fitted physical
- * model alone, smart persistence and same-as-yesterday.
+ * model alone, smart persistence (as `libs/forecast/src/evaluation` defines it) and
+ * same-as-yesterday.
  */
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-/** Persistence looks back up to this many days for the last day that has the hour. */
+/** Same-as-yesterday load looks back up to this many days for the last day that has the hour. */
 const PERSISTENCE_DAYS = 7;
 
 export type Setting = 'weather' | 'history';
@@ -41,9 +43,11 @@ export interface SiteData {
   retrain: 'none' | 'monthly';
 }
 
-/** One scored hour. Powers in W; NaN where a forecast or observation does not exist. */
+/** One scored hour. Powers in W; NaN where a forecast or observation does not exist (never printed). */
 export interface ScoredHour {
   hour: number;
+  /** The local day, `YYYY-MM-DD`. */
+  date: string;
   /** `YYYY-MM` of the local day. */
   month: string;
   daylight: boolean;
@@ -112,6 +116,12 @@ function weatherRows(data: SiteData, from: number, to: number): HourlyWeather[] 
   return out;
 }
 
+const localDate = (utcMs: number, timeZone: string) =>
+  new Date(utcMs + zoneOffsetMs(utcMs, timeZone)).toISOString().slice(0, 10);
+
+const dayBefore = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+
 function localDates(from: string, to: string): string[] {
   const dates: string[] = [];
   for (let day = Date.parse(`${from}T00:00:00Z`); day <= Date.parse(`${to}T00:00:00Z`); day += DAY_MS) {
@@ -146,15 +156,15 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
       models[setting] = model;
       trainings.push({
         setting,
-        from: new Date(trainStart).toISOString().slice(0, 10),
-        to: new Date(until - 1).toISOString().slice(0, 10),
+        from: data.train[0],
+        to: localDate(until - 1, data.timeZone),
         seconds,
         hours: history.length,
         dataPointsUsed: model.dataPointsUsed,
         model,
       });
       log(
-        `  trained ${setting.padEnd(7)} on ${history.length} h up to ${new Date(until).toISOString().slice(0, 10)}: ${seconds.toFixed(2)} s`,
+        `  trained ${setting.padEnd(7)} on ${history.length} h before ${localDate(until, data.timeZone)}: ${seconds.toFixed(2)} s`,
       );
     }
   };
@@ -186,18 +196,29 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
     // Clear-sky power of the array as the history-only model sees it (orientation from training
     // data only), over yesterday and today, for smart persistence; and the fitted physical model.
     const reference = readPayload(models.history ?? null) ?? readPayload(models.weather ?? null);
-    const windowStart = origin - PERSISTENCE_DAYS * DAY_MS;
-    const timeline = buildTimeline(data.site, [], weatherRows(data, windowStart, next), windowStart, next);
+    const yesterday = localDateStart(dayBefore(date), data.timeZone);
+    const timeline = buildTimeline(data.site, [], weatherRows(data, yesterday, next), yesterday, next);
+    const todaySlot = Math.round((origin - yesterday) / HOUR_MS);
     const clear = reference ? clearSkyPower(reference.pv, timeline) : null;
+    const persistence =
+      clear && data.solar
+        ? smartPersistence(
+            Array.from(
+              { length: todaySlot },
+              (_, slot) => data.solar!.get(yesterday + slot * HOUR_MS) ?? NaN,
+            ),
+            clear.subarray(0, todaySlot),
+            clear.subarray(todaySlot),
+          )
+        : null;
     const weatherPayload = readPayload(models.weather ?? null);
     const physics = weatherPayload
       ? weatherPower(weatherPayload.pv, timeline, timeline.shortwave).power
       : null;
-    const capacity = reference?.pv.maxPower ?? data.site.capacityWatts ?? 1;
 
     for (let index = 0; index < scoredHours; index++) {
       const hour = origin + index * HOUR_MS;
-      const slot = Math.round((hour - windowStart) / HOUR_MS);
+      const slot = todaySlot + index;
       const pick = (
         record: Partial<Record<Setting, ReturnType<typeof forecast>>>,
         key: 'solarPower' | 'loadPower',
@@ -208,23 +229,11 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
             record[setting]?.hourly[index]?.[key] ?? NaN,
           ]),
         ) as Record<Setting, number>;
-      let smartPersistence = NaN;
-      const yesterday = previousDay(data.solar, hour);
-      if (clear && yesterday) {
-        const before = clear[slot - yesterday.days * 24];
-        const today = clear[slot];
-        if (!(today > 0)) smartPersistence = 0;
-        else if (before >= 0.05 * capacity)
-          smartPersistence = Math.min(1.5, yesterday.value / before) * today;
-        else
-          smartPersistence =
-            dailyIndex(data.solar!, clear, windowStart, hour - yesterday.days * DAY_MS, data, capacity) *
-            today;
-      }
       hours.push({
         hour,
+        date,
         month,
-        daylight: timeline.geometry.elevation[slot] > 0,
+        daylight: isDaytimeHour(timeline.geometry.elevation[slot]),
         solar: data.solar?.get(hour) ?? NaN,
         load: data.load?.get(hour) ?? NaN,
         modelSolar: pick(forecasts, 'solarPower'),
@@ -232,37 +241,12 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
         baselineSolar: pick(baselines, 'solarPower'),
         baselineLoad: pick(baselines, 'loadPower'),
         fittedPhysics: physics ? physics[slot] : NaN,
-        smartPersistence,
+        smartPersistence: persistence?.[index] ?? NaN,
         sameAsYesterday: previousDay(data.load, hour)?.value ?? NaN,
       });
     }
   }
   return { hours, trainings, settings };
-}
-
-/**
- * Yesterday's clear-sky index over the whole day (energy over clear-sky energy), for the hours
- * around sunrise and sunset where an hourly ratio is noise.
- */
-function dailyIndex(
-  solar: HourlySeries,
-  clear: Float64Array,
-  windowStart: number,
-  hour: number,
-  data: SiteData,
-  capacity: number,
-): number {
-  const dayStart = localMidnight(hour, data.timeZone);
-  let produced = 0;
-  let possible = 0;
-  for (let at = dayStart; at < dayStart + DAY_MS; at += HOUR_MS) {
-    const value = solar.get(at);
-    const slot = Math.round((at - windowStart) / HOUR_MS);
-    if (value === undefined || !(clear[slot] > 0)) continue;
-    produced += value;
-    possible += clear[slot];
-  }
-  return possible > 0.5 * capacity ? Math.min(1.5, produced / possible) : 0;
 }
 
 export interface TrainingTiming {

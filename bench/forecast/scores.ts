@@ -1,42 +1,33 @@
+import {
+  ErrorStats,
+  errorStats,
+  skillScore,
+  SolarErrors,
+  solarErrors,
+} from '../../libs/forecast/src/evaluation';
 import type { ScoredHour, Setting } from './replay';
 
-/** Error statistics over a set of hours, and the tables the benchmark prints. */
-
-export interface Errors {
-  count: number;
-  mae: number;
-  rmse: number;
-}
-
-export function errors(pairs: readonly [number, number][]): Errors {
-  let absolute = 0;
-  let squared = 0;
-  for (const [forecast, actual] of pairs) {
-    absolute += Math.abs(forecast - actual);
-    squared += (forecast - actual) ** 2;
-  }
-  const count = pairs.length;
-  return { count, mae: count ? absolute / count : NaN, rmse: count ? Math.sqrt(squared / count) : NaN };
-}
-
-/** 1 − RMSE / RMSE of the reference, over the same hours. */
-export const skill = (model: Errors, reference: Errors) => 1 - model.rmse / reference.rmse;
+/**
+ * The scores per month and overall, the tables the benchmark prints and the week it plots, with
+ * the metrics of `libs/forecast/src/evaluation`. A figure that cannot be computed is `null` and
+ * printed as a dash, never NaN.
+ */
 
 export interface SolarRow {
   label: string;
   hours: number;
-  model: Errors;
-  smartPersistence: Errors;
-  baseline: Errors;
-  fittedPhysics: Errors | null;
+  model: SolarErrors;
+  smartPersistence: SolarErrors;
+  baseline: SolarErrors;
+  fittedPhysics: SolarErrors | null;
 }
 
 /**
- * Solar over daylight hours (mean solar elevation above 0) that have a measurement and a smart
- * persistence value, so every forecast is scored on exactly the same hours.
+ * The hours solar is scored on in a setting: daytime hours with a measurement, a model forecast,
+ * a baseline and a smart-persistence value, so every forecast is scored on the same hours.
  */
-export function solarRows(hours: readonly ScoredHour[], setting: Setting): SolarRow[] {
-  const usable = hours.filter(
+export function scorableSolarHours(hours: readonly ScoredHour[], setting: Setting): ScoredHour[] {
+  return hours.filter(
     (hour) =>
       hour.daylight &&
       Number.isFinite(hour.solar) &&
@@ -44,52 +35,123 @@ export function solarRows(hours: readonly ScoredHour[], setting: Setting): Solar
       Number.isFinite(hour.modelSolar[setting]) &&
       Number.isFinite(hour.baselineSolar[setting]),
   );
+}
+
+/** Why daytime hours were not scored, for the report (and the error when none is left). */
+export function solarCoverage(hours: readonly ScoredHour[], setting: Setting) {
+  const daytime = hours.filter((hour) => hour.daylight);
+  const measured = daytime.filter((hour) => Number.isFinite(hour.solar));
+  return {
+    daytime: daytime.length,
+    measured: measured.length,
+    withPersistence: measured.filter((hour) => Number.isFinite(hour.smartPersistence)).length,
+    scored: scorableSolarHours(hours, setting).length,
+  };
+}
+
+function byMonth(hours: readonly ScoredHour[]): [string, ScoredHour[]][] {
   const groups = new Map<string, ScoredHour[]>();
-  for (const hour of usable) groups.set(hour.month, [...(groups.get(hour.month) ?? []), hour]);
+  for (const hour of hours) {
+    const group = groups.get(hour.month);
+    if (group) group.push(hour);
+    else groups.set(hour.month, [hour]);
+  }
+  return [...groups];
+}
+
+/** One row per month with scorable hours, then `overall`; empty when there is no such hour. */
+export function solarRows(hours: readonly ScoredHour[], setting: Setting, capacityWatts: number): SolarRow[] {
+  const usable = scorableSolarHours(hours, setting);
   const row = (label: string, group: ScoredHour[]): SolarRow => {
-    const physics = group.every((hour) => Number.isFinite(hour.fittedPhysics)) && setting === 'weather';
+    const score = (value: (hour: ScoredHour) => number) =>
+      solarErrors(
+        group.map((hour) => [value(hour), hour.solar] as const),
+        capacityWatts,
+      )!;
+    const physics = setting === 'weather' && group.every((hour) => Number.isFinite(hour.fittedPhysics));
     return {
       label,
       hours: group.length,
-      model: errors(group.map((hour) => [hour.modelSolar[setting], hour.solar])),
-      smartPersistence: errors(group.map((hour) => [hour.smartPersistence, hour.solar])),
-      baseline: errors(group.map((hour) => [hour.baselineSolar[setting], hour.solar])),
-      fittedPhysics: physics ? errors(group.map((hour) => [hour.fittedPhysics, hour.solar])) : null,
+      model: score((hour) => hour.modelSolar[setting]),
+      smartPersistence: score((hour) => hour.smartPersistence),
+      baseline: score((hour) => hour.baselineSolar[setting]),
+      fittedPhysics: physics ? score((hour) => hour.fittedPhysics) : null,
     };
   };
-  return [...[...groups].map(([month, group]) => row(month, group)), row('overall', usable)];
+  if (usable.length === 0) return [];
+  return [...byMonth(usable).map(([month, group]) => row(month, group)), row('overall', usable)];
 }
 
 export interface LoadRow {
   label: string;
   hours: number;
-  model: Errors;
-  sameAsYesterday: Errors;
-  baseline: Errors;
+  model: ErrorStats;
+  sameAsYesterday: ErrorStats;
+  baseline: ErrorStats;
 }
 
-export function loadRows(hours: readonly ScoredHour[], setting: Setting): LoadRow[] {
-  const usable = hours.filter(
+export function scorableLoadHours(hours: readonly ScoredHour[], setting: Setting): ScoredHour[] {
+  return hours.filter(
     (hour) =>
       Number.isFinite(hour.load) &&
       Number.isFinite(hour.sameAsYesterday) &&
-      Number.isFinite(hour.modelLoad[setting]),
+      Number.isFinite(hour.modelLoad[setting]) &&
+      Number.isFinite(hour.baselineLoad[setting]),
   );
-  const groups = new Map<string, ScoredHour[]>();
-  for (const hour of usable) groups.set(hour.month, [...(groups.get(hour.month) ?? []), hour]);
-  const row = (label: string, group: ScoredHour[]): LoadRow => ({
-    label,
-    hours: group.length,
-    model: errors(group.map((hour) => [hour.modelLoad[setting], hour.load])),
-    sameAsYesterday: errors(group.map((hour) => [hour.sameAsYesterday, hour.load])),
-    baseline: errors(group.map((hour) => [hour.baselineLoad[setting], hour.load])),
-  });
-  return [...[...groups].map(([month, group]) => row(month, group)), row('overall', usable)];
 }
 
-const percent = (value: number) => (Number.isFinite(value) ? `${(100 * value).toFixed(1)}%` : '—');
-const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
-const signed = (value: number) => (Number.isFinite(value) ? (value >= 0 ? ' ' : '') + value.toFixed(3) : '—');
+/** All hours of load (it has no night); one row per month, then `overall`; empty without any. */
+export function loadRows(hours: readonly ScoredHour[], setting: Setting): LoadRow[] {
+  const usable = scorableLoadHours(hours, setting);
+  const row = (label: string, group: ScoredHour[]): LoadRow => {
+    const score = (value: (hour: ScoredHour) => number) =>
+      errorStats(group.map((hour) => [value(hour), hour.load] as const))!;
+    return {
+      label,
+      hours: group.length,
+      model: score((hour) => hour.modelLoad[setting]),
+      sameAsYesterday: score((hour) => hour.sameAsYesterday),
+      baseline: score((hour) => hour.baselineLoad[setting]),
+    };
+  };
+  if (usable.length === 0) return [];
+  return [...byMonth(usable).map(([month, group]) => row(month, group)), row('overall', usable)];
+}
+
+/**
+ * The first local date of the week to plot: of the 7-day windows starting on each scored day in
+ * which at least half the `eligible` hours (daytime for solar) are scorable, the one whose RMSE is
+ * the median; null when no window qualifies.
+ */
+export function typicalWeek(
+  all: readonly ScoredHour[],
+  scorable: readonly ScoredHour[],
+  eligible: (hour: ScoredHour) => boolean,
+  forecastOf: (hour: ScoredHour) => number,
+  measuredOf: (hour: ScoredHour) => number,
+): string | null {
+  const dates = [...new Set(all.map((hour) => hour.date))];
+  const candidates: { date: string; rmse: number }[] = [];
+  for (let start = 0; start + 7 <= dates.length; start++) {
+    const [from, to] = [dates[start], dates[start + 6]];
+    const inWeek = (hour: ScoredHour) => hour.date >= from && hour.date <= to;
+    const week = scorable.filter(inWeek);
+    if (week.length === 0 || week.length < 0.5 * all.filter((hour) => inWeek(hour) && eligible(hour)).length)
+      continue;
+    const stats = errorStats(week.map((hour) => [forecastOf(hour), measuredOf(hour)] as const));
+    if (stats) candidates.push({ date: from, rmse: stats.rmse });
+  }
+  if (candidates.length === 0) return null;
+  const sorted = [...candidates].sort((a, b) => a.rmse - b.rmse || a.date.localeCompare(b.date));
+  return sorted[Math.floor((sorted.length - 1) / 2)].date;
+}
+
+const percent = (value: number | null | undefined) =>
+  value !== null && value !== undefined && Number.isFinite(value) ? `${(100 * value).toFixed(1)}%` : '—';
+const fixed = (value: number | null | undefined, digits = 0) =>
+  value !== null && value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '—';
+export const signed = (value: number | null) =>
+  value !== null && Number.isFinite(value) ? (value >= 0 ? ' ' : '') + value.toFixed(3) : '—';
 
 function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, column) =>
@@ -99,7 +161,7 @@ function table(headers: string[], rows: string[][]): string {
   return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-export function solarTable(rows: SolarRow[], capacity: number): string {
+export function solarTable(rows: SolarRow[]): string {
   const withPhysics = rows.some((row) => row.fittedPhysics);
   const headers = [
     'month',
@@ -122,14 +184,14 @@ export function solarTable(rows: SolarRow[], capacity: number): string {
       String(row.hours),
       fixed(row.model.mae),
       fixed(row.model.rmse),
-      percent(row.model.mae / capacity),
-      percent(row.model.rmse / capacity),
-      percent(row.smartPersistence.rmse / capacity),
-      percent(row.baseline.rmse / capacity),
-      ...(withPhysics ? [percent((row.fittedPhysics?.rmse ?? NaN) / capacity)] : []),
-      signed(skill(row.model, row.smartPersistence)),
-      signed(skill(row.model, row.baseline)),
-      ...(withPhysics ? [signed(row.fittedPhysics ? skill(row.model, row.fittedPhysics) : NaN)] : []),
+      percent(row.model.nmae),
+      percent(row.model.nrmse),
+      percent(row.smartPersistence.nrmse),
+      percent(row.baseline.nrmse),
+      ...(withPhysics ? [percent(row.fittedPhysics?.nrmse)] : []),
+      signed(skillScore(row.model, row.smartPersistence)),
+      signed(skillScore(row.model, row.baseline)),
+      ...(withPhysics ? [signed(row.fittedPhysics ? skillScore(row.model, row.fittedPhysics) : null)] : []),
     ]),
   );
 }
@@ -144,8 +206,8 @@ export function loadTable(rows: LoadRow[]): string {
       fixed(row.model.rmse),
       fixed(row.sameAsYesterday.rmse),
       fixed(row.baseline.rmse),
-      signed(skill(row.model, row.sameAsYesterday)),
-      signed(skill(row.model, row.baseline)),
+      signed(skillScore(row.model, row.sameAsYesterday)),
+      signed(skillScore(row.model, row.baseline)),
     ]),
   );
 }

@@ -1,10 +1,38 @@
 /**
  * Wall-clock time in an IANA zone ↔ UTC instants, through `Intl` (Node ships full ICU), so the
  * benchmark needs no time-zone package. Offsets are cached per UTC hour: a year of 15-minute
- * rows asks `Intl` a few thousand times, not a hundred thousand.
+ * rows asks `Intl` a few thousand times, not a hundred thousand. A zone may also be a fixed
+ * offset written `UTC+05:30` (what a file whose stamps carry offsets is read in by default).
  */
 
 const HOUR_MS = 3_600_000;
+const FIXED_OFFSET = /^UTC([+-])(\d{2}):(\d{2})$/;
+
+/** `UTC+01:00` for +60 min: a zone name every function here accepts. */
+export function fixedOffsetZone(offsetMinutes: number): string {
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const minutes = Math.abs(offsetMinutes);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `UTC${sign}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+function fixedOffsetMs(timeZone: string): number | null {
+  const match = FIXED_OFFSET.exec(timeZone);
+  if (!match) return null;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  return (match[1] === '-' ? -minutes : minutes) * 60_000;
+}
+
+/** Whether the name is an IANA zone `Intl` knows, or a fixed offset `UTC±hh:mm`. */
+export function isKnownTimeZone(timeZone: string): boolean {
+  if (fixedOffsetMs(timeZone) !== null) return true;
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, number>();
@@ -29,6 +57,8 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** Local time minus UTC at an instant, ms (America/Denver: −7 h in winter, −6 h in summer). */
 export function zoneOffsetMs(utcMs: number, timeZone: string): number {
+  const fixed = fixedOffsetMs(timeZone);
+  if (fixed !== null) return fixed;
   const bucket = Math.floor(utcMs / HOUR_MS);
   const key = `${timeZone}|${bucket}`;
   const cached = offsets.get(key);
@@ -49,10 +79,19 @@ export function zoneOffsetMs(utcMs: number, timeZone: string): number {
  * offset before the change, so it lands an hour on (02:30 → 03:30 summer time).
  */
 export function wallTimeToUtc(wallMs: number, timeZone: string): number {
+  const valid = wallTimeInstants(wallMs, timeZone);
+  return valid.length > 0 ? valid[0] : wallMs - zoneOffsetMs(wallMs - 86_400_000, timeZone);
+}
+
+/**
+ * Every UTC instant showing this wall-clock time, earliest first: one, two in the repeated hour
+ * of autumn, none in the hour skipped in spring.
+ */
+export function wallTimeInstants(wallMs: number, timeZone: string): number[] {
   const before = wallMs - zoneOffsetMs(wallMs - 86_400_000, timeZone);
   const after = wallMs - zoneOffsetMs(wallMs + 86_400_000, timeZone);
-  const valid = [before, after].filter((utc) => utc + zoneOffsetMs(utc, timeZone) === wallMs);
-  return valid.length > 0 ? Math.min(...valid) : before;
+  const candidates = before === after ? [before] : [Math.min(before, after), Math.max(before, after)];
+  return candidates.filter((utc) => utc + zoneOffsetMs(utc, timeZone) === wallMs);
 }
 
 /** Local midnight starting the calendar day that contains `utcMs`, as a UTC instant. */

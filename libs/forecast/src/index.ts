@@ -1,3 +1,4 @@
 export * from './solar';
 export * from './forecaster';
 export * from './model';
+export * from './evaluation';

@@ -1,0 +1,120 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadPowerAt, resolveSystem, solarPowerAt } from '../libs/telemetry/src/synthetic/synthetic-device';
+
+/** The command as a user runs it: exit codes, messages, and a whole run on a small plain CSV. */
+
+const ROOT = join(__dirname, '..');
+const HOUR_MS = 3_600_000;
+
+function bench(...args: string[]) {
+  const run = spawnSync(
+    process.execPath,
+    ['--require', './bench/register.js', 'bench/forecast.ts', ...args],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** Half-hourly PV and load of the synthetic device, stamped in UTC+02:00, written to `path`. */
+function writeHalfHourlyCsv(path: string, days: number): void {
+  const system = resolveSystem({ latitude: 48.14, longitude: 11.58, capacityWatts: 4000, seed: 7 });
+  const start = Date.parse('2025-05-01T00:00:00+02:00');
+  const lines = ['Timestamp,PV Power (W),Load (W)'];
+  for (let at = start; at < start + days * 24 * HOUR_MS; at += HOUR_MS / 2) {
+    const middle = at + HOUR_MS / 4;
+    const local = new Date(at + 2 * HOUR_MS).toISOString().slice(0, 19);
+    lines.push(
+      `${local}+02:00,${solarPowerAt(system, middle).toFixed(1)},${loadPowerAt(system, middle).toFixed(1)}`,
+    );
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+describe('npm run bench:forecast', () => {
+  let directory: string;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'bench-forecast-'));
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('--help lists the options and exits 0', () => {
+    const run = bench('--help');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('--csv FILE');
+    expect(run.stdout).toContain('--time-zone ZONE');
+    expect(run.stdout).toContain('(default: ');
+  });
+
+  it('exits 2 on an unknown option, naming it', () => {
+    const run = bench('--pv', 'x.csv');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('error: unknown option --pv');
+    expect(run.stderr).toContain('--help');
+  });
+
+  it('exits 1 with a sentence, not a stack, when the file cannot be read', () => {
+    const run = bench(
+      '--csv',
+      join(directory, 'missing.csv'),
+      '--lat',
+      '48',
+      '--lon',
+      '11',
+      '--capacity',
+      '4kW',
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: cannot read .*missing\.csv: ENOENT/);
+    expect(run.stderr).not.toContain('    at ');
+  });
+
+  it('exits 1 saying why when the data is too short to score', () => {
+    const path = join(directory, 'short.csv');
+    writeHalfHourlyCsv(path, 12);
+    const run = bench('--csv', path, '--lat', '48.14', '--lon', '11.58', '--capacity', '4kW');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/error: too short: PV covers 12\.0 days/);
+  });
+
+  it('scores half-hourly data given only its path, capacity and coordinates, and writes SVG plots', () => {
+    const path = join(directory, 'half-hourly.csv');
+    writeHalfHourlyCsv(path, 40);
+    const results = join(directory, 'results');
+    const run = bench(
+      '--csv',
+      path,
+      '--capacity',
+      '4kW',
+      '--lat',
+      '48.14',
+      '--lon',
+      '11.58',
+      '--results',
+      results,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('rows every 30 min');
+    expect(run.stdout).toMatch(/solar \(b\): nRMSE \d+\.\d %, nMAE \d+\.\d %/);
+    expect(run.stdout).not.toMatch(/NaN|Infinity/);
+    expect(run.stdout).toContain('smart persistence (SP) = yesterday’s daily clear-sky index');
+    expect(readdirSync(results).sort()).toEqual([
+      'load-rmse-by-month.svg',
+      'load-week.svg',
+      'results.json',
+      'solar-nrmse-by-month.svg',
+      'solar-week.svg',
+    ]);
+    expect(readFileSync(join(results, 'solar-week.svg'), 'utf8')).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+    );
+    expect(run.stdout).toContain(`${join(results, 'solar-week.svg')}: solar, a week`);
+  });
+});

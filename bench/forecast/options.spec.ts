@@ -1,0 +1,137 @@
+import { BenchOptions, HELP, OPTION_NAMES, parseCapacity, parseOptions, UsageError } from './options';
+import { SAMPLE } from './sample';
+
+const options = (...argv: string[]): BenchOptions => {
+  const parsed = parseOptions(argv);
+  if (parsed.help) throw new Error('expected options, got --help');
+  return parsed.options;
+};
+
+const usageError = (...argv: string[]): string => {
+  try {
+    parseOptions(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
+};
+
+const SITE = ['--lat', '52.5', '--lon', '13.4'];
+
+describe('--help', () => {
+  it('is recognised', () => {
+    expect(parseOptions(['--help'])).toEqual({ help: true });
+    expect(parseOptions(['--csv', 'x.csv', '--help'])).toEqual({ help: true });
+  });
+
+  it('lists every option, and the default of each option that has one', () => {
+    /** An option's entry: its line and the indented lines continuing it, as one line. */
+    const entry = (name: string) =>
+      new RegExp(`^  --${name}\\b.*(\\n {26}.*)*`, 'm').exec(HELP)?.[0].replace(/\s+/g, ' ') ?? '';
+    expect(OPTION_NAMES.length).toBeGreaterThan(15);
+    for (const name of OPTION_NAMES.filter((option) => option !== 'help'))
+      expect(entry(name)).toMatch(/\(default: [^)]+\)/);
+    expect(entry('help')).toContain('this text');
+    expect(entry('stamps')).toContain('(default: start)');
+    expect(entry('pvdaq-column')).toContain('(default: ac_power_2)');
+    expect(entry('retrain')).toContain('(default: none)');
+    expect(entry('results')).toContain('(default: bench/results/forecast-');
+    expect(HELP).toContain(SAMPLE.relativePath);
+  });
+
+  it('describes the plain CSV layout and its column names', () => {
+    for (const text of [
+      'pv_power_w',
+      'load_power_w',
+      'ghi_w_m2',
+      'air_temperature_c',
+      'UTC offset',
+      '1 min to 1 h',
+    ])
+      expect(HELP).toContain(text);
+  });
+});
+
+describe('parseOptions', () => {
+  it('runs the shipped sample when given no input', () => {
+    const parsed = options();
+    expect(parsed.layout).toBe('sample');
+    expect(parsed.path).toBe(SAMPLE.path);
+    expect(parsed).toMatchObject(SAMPLE.site);
+    expect(parsed.train).toBeNull();
+    expect(parsed.results).toBeNull();
+  });
+
+  it('takes a plain CSV with only its path, capacity and coordinates', () => {
+    const parsed = options('--csv', 'site.csv', '--capacity', '3.5kW', '--lat', '39.74', '--lon=-105.18');
+    expect(parsed).toMatchObject({
+      layout: 'csv',
+      path: 'site.csv',
+      capacityWatts: 3500,
+      latitude: 39.74,
+      longitude: -105.18,
+      timeZone: null,
+      stamps: 'start',
+      retrain: 'none',
+    });
+  });
+
+  it('reads capacity in kW or W, and refuses a number without a unit', () => {
+    expect(parseCapacity('3.5kW')).toBe(3500);
+    expect(parseCapacity('4.2 kWp')).toBe(4200);
+    expect(parseCapacity('3500W')).toBe(3500);
+    expect(() => parseCapacity('3500')).toThrow('--capacity needs its unit: 3500kW or 3500W');
+    expect(() => parseCapacity('lots')).toThrow(UsageError);
+    expect(() => parseCapacity('0kW')).toThrow(UsageError);
+  });
+
+  it('says which option is unknown', () => {
+    expect(usageError('--pv', 'x.csv')).toBe('unknown option --pv');
+    expect(usageError('--frobnicate')).toBe('unknown option --frobnicate');
+  });
+
+  it('refuses positional arguments, naming the option to use', () => {
+    expect(usageError('data.csv')).toMatch(/unexpected argument data.csv.*--csv FILE/);
+  });
+
+  it('wants coordinates with an input file, and the sample’s own without one', () => {
+    expect(usageError('--csv', 'x.csv', '--lon', '13')).toBe('--lat is required with an input file');
+    expect(usageError('--csv', 'x.csv', '--lat', '95', '--lon', '13')).toMatch(/--lat wants degrees/);
+    expect(usageError('--lat', '50')).toMatch(/--lat describe an input file/);
+  });
+
+  it('takes one input at a time', () => {
+    expect(usageError('--csv', 'a.csv', '--opsd', 'b.csv', ...SITE, '--capacity', '5kW')).toMatch(
+      /one input at a time: --csv and --opsd/,
+    );
+  });
+
+  it('wants a time zone and a capacity with PVDAQ, and knows the zone', () => {
+    expect(usageError('--pvdaq', 'p.csv', ...SITE, '--capacity', '3.5kW')).toMatch(
+      /--pvdaq needs --time-zone/,
+    );
+    expect(usageError('--pvdaq', 'p.csv', ...SITE, '--time-zone', 'America/Denver')).toMatch(
+      /--capacity is required with --pvdaq/,
+    );
+    expect(usageError('--csv', 'x.csv', ...SITE, '--time-zone', 'Mars/Olympus')).toMatch(/unknown time zone/);
+    expect(options('--opsd', 'h.csv', ...SITE, '--capacity', '10kW').timeZone).toBe('Europe/Berlin');
+  });
+
+  it('refuses an option of another layout', () => {
+    expect(usageError('--pvdaq', 'p.csv', '--stamps', 'end')).toBe('--stamps applies to --csv only');
+    expect(usageError('--csv', 'x.csv', '--no-cest-shift')).toBe('--no-cest-shift applies to --opsd only');
+  });
+
+  it('checks days and choices', () => {
+    expect(options('--train', '2025-03-01:2025-05-31', '--score', '2025-06-01:2025-06-30').score).toEqual([
+      '2025-06-01',
+      '2025-06-30',
+    ]);
+    expect(usageError('--score', '2025-06-01')).toMatch(/--score wants YYYY-MM-DD:YYYY-MM-DD/);
+    expect(usageError('--score', '2025-02-30:2025-03-01')).toMatch(/--score wants/);
+    expect(usageError('--train', '2025-06-01:2025-05-01')).toMatch(/ends before it starts/);
+    expect(usageError('--retrain', 'weekly')).toBe('--retrain wants none or monthly, got weekly');
+    expect(usageError('--plot-week', 'June')).toMatch(/--plot-week wants a date/);
+  });
+});

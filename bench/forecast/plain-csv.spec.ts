@@ -1,0 +1,245 @@
+import { DataError } from './data-error';
+import { parsePlainCsv, PlainCsvOptions } from './plain-csv';
+import { zoneOffsetMs } from './time-zones';
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const START = Date.parse('2025-05-01T00:00:00Z');
+const UTC: PlainCsvOptions = { timeZone: null, stamps: 'start' };
+
+/** PV constant within each UTC hour (100 W × the hour of day), so every interval has the same hourly means. */
+const pvAt = (at: number) => 100 * new Date(at).getUTCHours();
+
+interface Rows {
+  days?: number;
+  minutes?: number;
+  stamp?: (at: number) => string;
+  header?: string;
+  value?: (at: number) => string;
+  skip?: (at: number) => boolean;
+}
+
+function csv({
+  days = 31,
+  minutes = 60,
+  stamp = (at) => new Date(at).toISOString(),
+  header = 'timestamp,pv_power_w',
+  value = (at) => String(pvAt(at)),
+  skip = () => false,
+}: Rows = {}): string {
+  const lines = [header];
+  for (let at = START; at < START + days * 24 * HOUR_MS; at += minutes * MINUTE_MS) {
+    if (!skip(at)) lines.push(`${stamp(at)},${value(at)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Wall-clock ISO stamp in a zone, with or without its offset. */
+function local(at: number, timeZone: string, withOffset: boolean): string {
+  const offset = zoneOffsetMs(at, timeZone);
+  const wall = new Date(at + offset).toISOString().slice(0, 19);
+  if (!withOffset) return wall;
+  const minutes = Math.abs(offset / MINUTE_MS);
+  const sign = offset < 0 ? '-' : '+';
+  return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+const parseError = (text: string, options = UTC): string => {
+  try {
+    parsePlainCsv(text, options, 'test.csv');
+  } catch (error) {
+    expect(error).toBeInstanceOf(DataError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a DataError');
+};
+
+describe('parsePlainCsv: intervals', () => {
+  it.each([1, 5, 15, 30, 60])('resamples %i-minute rows to hourly means', (minutes) => {
+    const series = parsePlainCsv(csv({ minutes }), UTC);
+    expect(series.intervalMinutes).toBe(minutes);
+    expect(series.pv!.size).toBe(31 * 24);
+    for (const [hour, value] of series.pv!) expect(value).toBeCloseTo(pvAt(hour), 9);
+    expect(series.gaps).toBe(0);
+  });
+
+  it('averages the intervals of an hour, not just its first sample', () => {
+    // 15-minute rows worth 0, 1, 2, 3 W within each hour: the hour's mean is 1.5 W.
+    const series = parsePlainCsv(
+      csv({ minutes: 15, value: (at) => String((at % HOUR_MS) / (15 * MINUTE_MS)) }),
+      UTC,
+    );
+    expect([...series.pv!.values()].every((value) => Math.abs(value - 1.5) < 1e-9)).toBe(true);
+  });
+
+  it('keeps an hour with three of its four quarters, drops one with two', () => {
+    const quarter = (at: number) => (at % HOUR_MS) / (15 * MINUTE_MS);
+    const noon = Date.parse('2025-05-10T12:00:00Z');
+    const one = Date.parse('2025-05-10T13:00:00Z');
+    const series = parsePlainCsv(
+      csv({
+        minutes: 15,
+        skip: (at) =>
+          (at >= noon && at < noon + HOUR_MS && quarter(at) === 3) ||
+          (at >= one && at < one + HOUR_MS && quarter(at) >= 2),
+      }),
+      UTC,
+    );
+    expect(series.pv!.get(noon)).toBeCloseTo(1200, 9);
+    expect(series.pv!.has(one)).toBe(false);
+    expect(series.gaps).toBe(2);
+  });
+
+  it('reads stamps that mark the end of their interval', () => {
+    const series = parsePlainCsv(
+      csv({ minutes: 30, stamp: (at) => new Date(at + 30 * MINUTE_MS).toISOString() }),
+      { timeZone: null, stamps: 'end' },
+    );
+    for (const [hour, value] of series.pv!) expect(value).toBeCloseTo(pvAt(hour), 9);
+    expect(series.pv!.has(START)).toBe(true);
+  });
+
+  it('refuses intervals under a minute or over an hour', () => {
+    expect(parseError(csv({ days: 1, minutes: 0.5 }))).toMatch(/30 s apart.*1 min to 1 h/);
+    expect(parseError(csv({ days: 40, minutes: 120 }))).toMatch(/120 min apart.*1 min to 1 h/);
+  });
+
+  it('refuses rows off the interval, and says they are irregular', () => {
+    const odd = Date.parse('2025-05-03T10:15:00Z');
+    const text = csv({
+      minutes: 15,
+      stamp: (at) => new Date(at === odd ? at + 7 * MINUTE_MS : at).toISOString(),
+    });
+    expect(parseError(text)).toMatch(/irregular rows: 2025-05-03T10:22:00.000Z comes 22 min after/);
+  });
+});
+
+describe('parsePlainCsv: time stamps', () => {
+  it('takes the UTC offset of every stamp, across a change of summer time', () => {
+    const text = csv({
+      days: 45,
+      minutes: 15,
+      stamp: (at) => local(at, 'Europe/Berlin', true),
+    });
+    const series = parsePlainCsv(text.replace(/^timestamp/, 'timestamp'), UTC);
+    for (const [hour, value] of series.pv!) expect(value).toBe(pvAt(hour));
+    expect(series.offsets.get(120)).toBe(45 * 96);
+    expect(series.commonOffsetZone).toBe('UTC+02:00');
+  });
+
+  it('splits hourly rows of a half-hour offset over the two UTC hours they straddle', () => {
+    // Local whole hours in India are UTC half hours: each row is worth the UTC hour number it starts in.
+    const half = 30 * MINUTE_MS;
+    const series = parsePlainCsv(
+      csv({
+        stamp: (at) => local(at - half, 'Asia/Kolkata', true),
+        value: (at) => String((at - half) / HOUR_MS),
+      }),
+      UTC,
+    );
+    const eleven = Date.parse('2025-05-10T11:00:00Z');
+    expect(series.pv!.get(eleven)).toBeCloseTo(eleven / HOUR_MS, 9);
+    // The last UTC hour has only the first half of its rows: the file ends at its middle.
+    expect(series.pv!.has(START + (31 * 24 - 1) * HOUR_MS)).toBe(false);
+    expect(series.pv!.size).toBe(31 * 24 - 1);
+    expect(series.commonOffsetZone).toBe('UTC+05:30');
+  });
+
+  it('reads stamps without an offset in --time-zone, the repeated autumn hour included', () => {
+    const start = Date.parse('2025-10-01T00:00:00Z');
+    const lines = ['Timestamp,PV Power (W)'];
+    for (let at = start; at < start + 40 * 24 * HOUR_MS; at += 15 * MINUTE_MS) {
+      lines.push(`${local(at, 'Europe/Berlin', false).replace('T', ' ')},${pvAt(at)}`);
+    }
+    const series = parsePlainCsv(lines.join('\n'), { timeZone: 'Europe/Berlin', stamps: 'start' });
+    expect(series.pv!.size).toBe(40 * 24);
+    for (const [hour, value] of series.pv!) expect(value).toBe(pvAt(hour));
+    expect(series.commonOffsetZone).toBeNull();
+  });
+
+  it('refuses a stamp without an offset when no time zone is given, naming the option', () => {
+    const text = csv({ stamp: (at) => new Date(at).toISOString().slice(0, 16) });
+    expect(parseError(text)).toMatch(
+      /line 2: the timestamp "2025-05-01T00:00" has no UTC offset.*--time-zone/,
+    );
+  });
+
+  it('refuses what is not a time stamp, repeated instants and rows out of order', () => {
+    expect(parseError('timestamp,pv\n01/05/2025 10:00,3\n')).toMatch(
+      /line 2: "01\/05\/2025 10:00" is not an ISO 8601/,
+    );
+    expect(parseError('timestamp,pv\n2025-02-30T10:00Z,3\n')).toMatch(/not a valid date/);
+    expect(parseError('timestamp,pv\n2025-05-01T10:00Z,3\n2025-05-01T12:00+02:00,4\n')).toMatch(
+      /line 3: .* same instant as line 2/,
+    );
+    expect(parseError('timestamp,pv\n2025-05-01T10:00Z,3\n2025-05-01T09:00Z,4\n')).toMatch(
+      /earlier than line 2/,
+    );
+  });
+});
+
+describe('parsePlainCsv: columns and values', () => {
+  it('finds columns by name whatever the case, spacing and unit punctuation', () => {
+    const header = 'Time Stamp,PV Power (W),Load_W,GHI (W/m²),Air Temperature (°C)';
+    const text = csv({ header: header.replace('Time Stamp', 'TIMESTAMP'), value: () => '-2,500,-1,12.5' });
+    const series = parsePlainCsv(text, UTC);
+    expect(series.columns).toEqual({
+      time: 'TIMESTAMP',
+      pv: 'PV Power (W)',
+      load: 'Load_W',
+      ghi: 'GHI (W/m²)',
+      temperature: 'Air Temperature (°C)',
+    });
+    expect(series.pv!.get(START)).toBe(0);
+    expect(series.load!.get(START)).toBe(500);
+    expect(series.ghi!.get(START)).toBe(0);
+    expect(series.temperature!.get(START)).toBe(12.5);
+    expect(series.clipped).toEqual({ pv: 31 * 24, load: 0, ghi: 31 * 24 });
+  });
+
+  it('takes a load column alone', () => {
+    const series = parsePlainCsv(csv({ header: 'datetime,consumption' }), UTC);
+    expect(series.pv).toBeNull();
+    expect(series.load!.size).toBe(31 * 24);
+  });
+
+  it('refuses kW columns, a file with neither PV nor load, two PV columns and text for a number', () => {
+    expect(parseError(csv({ header: 'timestamp,pv_kw' }))).toMatch(/"pv_kw" looks like kW.*in W/);
+    expect(parseError(csv({ header: 'timestamp,ghi' }))).toMatch(/no PV or load column.*pv_power_w/);
+    expect(parseError(csv({ header: 'when,pv' }))).toMatch(/no timestamp column.*timestamp/);
+    expect(parseError(csv({ header: 'timestamp,pv,solar_w', value: () => '1,2' }))).toMatch(
+      /two PV power columns/,
+    );
+    expect(parseError(csv({ value: () => 'abc' }))).toMatch(/line 2: pv_power_w "abc" is not a number/);
+  });
+
+  it('reads empty cells as missing', () => {
+    const series = parsePlainCsv(csv({ value: (at) => (at === START ? '' : '5') }), UTC);
+    expect(series.pv!.has(START)).toBe(false);
+    expect(series.pv!.size).toBe(31 * 24 - 1);
+  });
+});
+
+describe('parsePlainCsv: data that cannot be scored', () => {
+  it('refuses too short a file', () => {
+    expect(parseError(csv({ days: 10 }))).toMatch(/too short: PV covers 10\.0 days .* at least 30/);
+  });
+
+  it('refuses a file with more gaps than data', () => {
+    // Only every third day present.
+    const text = csv({
+      days: 60,
+      minutes: 30,
+      skip: (at) => Math.floor((at - START) / 86_400_000) % 3 !== 0,
+    });
+    expect(parseError(text)).toMatch(
+      /too sparse: only 3\d % of the hours .* have PV \(19 gaps, the longest 48 h/,
+    );
+  });
+
+  it('refuses a file whose every hour misses too many rows', () => {
+    // 15-minute rows with the second half of every hour gone: no hour reaches 75 % coverage.
+    const text = csv({ minutes: 15, skip: (at) => at % HOUR_MS >= 30 * MINUTE_MS });
+    expect(parseError(text)).toMatch(/no hour has PV: an hour counts when its rows cover 75 % of it/);
+  });
+});

@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import { checkCoverage, Coverage } from './coverage';
+import { DataError } from './data-error';
+import type { HourlySeries } from './data-files';
+import { fixedOffsetZone, wallTimeInstants } from './time-zones';
+
+/**
+ * The plain CSV layout: a header row, then one row per interval.
+ *
+ * - A timestamp column, ISO 8601 (`2025-06-01T12:00:00+02:00`, `2025-06-01 10:00Z`; seconds and
+ *   fractions optional). A stamp without an offset is wall-clock time in the zone the caller
+ *   names; with no zone named it is an error.
+ * - PV power and/or household load power, W; optional GHI, W/m², and air temperature, °C.
+ *   Header names are matched ignoring case, spaces and punctuation (`PV Power (W)` is
+ *   `pv_power_w`); an empty cell is a missing value.
+ * - Any regular interval from 1 minute to 1 hour; missing rows (gaps) are fine, rows off the
+ *   interval are not. A value is the mean over its interval, which starts at its stamp (or ends
+ *   there, if the caller says so).
+ *
+ * Every column is resampled to UTC hours: the mean of the intervals overlapping the hour,
+ * weighted by the overlap, kept where they cover at least three quarters of it.
+ */
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+/** An hour's mean is kept when its samples cover at least this share of it. */
+export const MIN_HOUR_COVERAGE = 0.75;
+/** A step may be off a whole number of intervals by this share of one (clock jitter). */
+const STEP_TOLERANCE = 0.1;
+
+export type Role = 'time' | 'pv' | 'load' | 'ghi' | 'temperature';
+
+/** Accepted header names per column, the first as written in the documentation. */
+export const COLUMN_NAMES: Record<Role, readonly string[]> = {
+  time: ['timestamp', 'time', 'datetime', 'date_time', 'measured_on'],
+  pv: ['pv_power_w', 'pv_power', 'pv_w', 'pv', 'solar_power_w', 'solar_power', 'solar_w', 'solar'],
+  load: ['load_power_w', 'load_power', 'load_w', 'load', 'consumption_w', 'consumption'],
+  ghi: ['ghi_w_m2', 'ghi', 'shortwave_radiation', 'global_horizontal_irradiance'],
+  temperature: [
+    'air_temperature_c',
+    'air_temperature',
+    'temperature_c',
+    'temperature',
+    'temp_air',
+    'temperature_2m',
+  ],
+};
+
+const ROLE_LABEL: Record<Role, string> = {
+  time: 'timestamp',
+  pv: 'PV power',
+  load: 'load power',
+  ghi: 'GHI',
+  temperature: 'air temperature',
+};
+
+/** Lower case, ² as 2, nothing but letters and digits: `PV Power (W)` → `pvpowerw`. */
+const key = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/²/g, '2')
+    .replace(/[^a-z0-9]/g, '');
+
+const KEYS = new Map<string, Role>(
+  (Object.entries(COLUMN_NAMES) as [Role, readonly string[]][]).flatMap(([role, names]) =>
+    names.map((name) => [key(name), role] as const),
+  ),
+);
+
+/** Power columns in kW under a W name's shape (`pv_kw`, `load_power_kw`): refused, not misread. */
+const KILOWATT_KEYS = new Set(
+  [...COLUMN_NAMES.pv, ...COLUMN_NAMES.load]
+    .filter((name) => name.endsWith('_w'))
+    .flatMap((name) => [key(`${name.slice(0, -2)}_kw`), key(`${name.slice(0, -2)}_kwh`)]),
+);
+
+const STAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+export interface PlainCsvOptions {
+  /** IANA zone of stamps that carry no offset; null: every stamp must carry one. */
+  timeZone: string | null;
+  /** Whether a stamp marks the start (usual) or the end of its interval. */
+  stamps: 'start' | 'end';
+}
+
+export interface PlainCsvSeries {
+  /** Mean power per UTC hour, W, negatives clipped to 0; null where the file has no such column. */
+  pv: HourlySeries | null;
+  load: HourlySeries | null;
+  /** Mean GHI per UTC hour, W/m², negatives clipped to 0. */
+  ghi: HourlySeries | null;
+  /** Mean air temperature per UTC hour, °C. */
+  temperature: HourlySeries | null;
+  /** Header name found per column. */
+  columns: Partial<Record<Role, string>>;
+  rows: number;
+  intervalMinutes: number;
+  /** Runs of missing rows, and the longest, in intervals. */
+  gaps: number;
+  longestGapRows: number;
+  /** Values below 0 set to 0 (night noise of PV meters, sensor offsets). */
+  clipped: { pv: number; load: number; ghi: number };
+  /** The offset most stamps carry, as a zone name (`UTC+02:00`); null when none carries one. */
+  commonOffsetZone: string | null;
+  /** Rows per offset, in minutes east of UTC. */
+  offsets: Map<number, number>;
+  /** How much of the span has PV (or load, without PV). */
+  coverage: Coverage;
+}
+
+interface Sample {
+  at: number;
+  values: Record<Exclude<Role, 'time'>, number>;
+}
+
+function cells(line: string): string[] {
+  return line.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
+}
+
+function findColumns(names: string[], source: string): Partial<Record<Role, number>> {
+  const found: Partial<Record<Role, number>> = {};
+  names.forEach((name, index) => {
+    const nameKey = key(name);
+    if (KILOWATT_KEYS.has(nameKey))
+      throw new DataError(
+        `${source}: column "${name}" looks like kW or kWh; the plain layout wants power in W (multiply by 1000)`,
+      );
+    const role = KEYS.get(nameKey);
+    if (!role) return;
+    const previous = found[role];
+    if (previous !== undefined)
+      throw new DataError(
+        `${source}: two ${ROLE_LABEL[role]} columns, "${names[previous]}" and "${name}"; keep one`,
+      );
+    found[role] = index;
+  });
+  const accepted = (role: Role) => COLUMN_NAMES[role].join(', ');
+  if (found.time === undefined)
+    throw new DataError(
+      `${source}: no timestamp column (have ${names.join(', ')}); name it one of ${accepted('time')}`,
+    );
+  if (found.pv === undefined && found.load === undefined)
+    throw new DataError(
+      `${source}: no PV or load column (have ${names.join(', ')}); PV power in W: ${accepted('pv')}; ` +
+        `load power in W: ${accepted('load')}`,
+    );
+  return found;
+}
+
+/** UTC instant of a stamp, and its offset in minutes (null when it has none). */
+function parseStamp(
+  text: string,
+  where: string,
+  timeZone: string | null,
+  after: number,
+): { at: number; offset: number | null } {
+  const match = STAMP.exec(text);
+  if (!match)
+    throw new DataError(
+      `${where}: "${text}" is not an ISO 8601 timestamp (like 2025-06-01T12:00:00+02:00 or 2025-06-01 10:00Z)`,
+    );
+  const [, year, month, dayOfMonth, hour, minute, second, fraction, zone] = match;
+  const wall = Date.UTC(
+    Number(year),
+    Number(month) - 1,
+    Number(dayOfMonth),
+    Number(hour),
+    Number(minute),
+    Number(second ?? 0),
+    fraction ? Math.round(Number(`0.${fraction}`) * 1000) : 0,
+  );
+  const check = new Date(wall);
+  if (
+    !Number.isFinite(wall) ||
+    check.getUTCDate() !== Number(dayOfMonth) ||
+    check.getUTCHours() !== Number(hour) ||
+    Number(minute) > 59 ||
+    Number(second ?? 0) > 59
+  )
+    throw new DataError(`${where}: "${text}" is not a valid date and time`);
+  if (zone) {
+    if (zone.toUpperCase() === 'Z') return { at: wall, offset: 0 };
+    const digits = zone.replace(':', '');
+    const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || 0);
+    const offset = zone.startsWith('-') ? -minutes : minutes;
+    return { at: wall - offset * MINUTE_MS, offset };
+  }
+  if (!timeZone)
+    throw new DataError(
+      `${where}: the timestamp "${text}" has no UTC offset; give every stamp one ` +
+        `(2025-06-01T12:00:00+02:00, or Z for UTC) or pass --time-zone with the IANA zone of the clock (e.g. Europe/Berlin)`,
+    );
+  // In the hour repeated when clocks go back, the second pass of the same wall times follows the first.
+  const instants = wallTimeInstants(wall, timeZone);
+  const at = instants.find((instant) => instant > after) ?? instants[0];
+  if (at === undefined)
+    throw new DataError(
+      `${where}: ${text} does not exist in ${timeZone} (the hour skipped when clocks go forward)`,
+    );
+  return { at, offset: null };
+}
+
+function parseValue(text: string | undefined, where: string, column: string): number {
+  if (text === undefined || text === '' || /^(nan|null|na|n\/a|-)$/i.test(text)) return NaN;
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new DataError(`${where}: ${column} "${text}" is not a number`);
+  return value;
+}
+
+/** The most frequent step between rows, to the second. */
+function commonStep(samples: Sample[]): number {
+  const counts = new Map<number, number>();
+  for (let index = 1; index < samples.length; index++) {
+    const step = Math.round((samples[index].at - samples[index - 1].at) / 1000) * 1000;
+    counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (const [step, count] of counts) {
+    if (count > bestCount || (count === bestCount && step < best)) {
+      best = step;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+const describeStep = (ms: number) => (ms % MINUTE_MS === 0 ? `${ms / MINUTE_MS} min` : `${ms / 1000} s`);
+
+function hourlyMeans(samples: Sample[], role: Exclude<Role, 'time'>, interval: number): HourlySeries {
+  const sums = new Map<number, { weighted: number; covered: number }>();
+  for (const sample of samples) {
+    const value = sample.values[role];
+    if (!Number.isFinite(value)) continue;
+    const end = sample.at + interval;
+    for (let hour = Math.floor(sample.at / HOUR_MS) * HOUR_MS; hour < end; hour += HOUR_MS) {
+      const overlap = Math.min(end, hour + HOUR_MS) - Math.max(sample.at, hour);
+      if (overlap <= 0) continue;
+      const slot = sums.get(hour) ?? { weighted: 0, covered: 0 };
+      slot.weighted += value * overlap;
+      slot.covered += overlap;
+      sums.set(hour, slot);
+    }
+  }
+  const series: HourlySeries = new Map();
+  for (const [hour, { weighted, covered }] of [...sums].sort((a, b) => a[0] - b[0])) {
+    if (covered >= MIN_HOUR_COVERAGE * HOUR_MS - 1) series.set(hour, weighted / covered);
+  }
+  return series;
+}
+
+/** Reads the plain layout from text; `source` names it in messages (a path). */
+export function parsePlainCsv(text: string, options: PlainCsvOptions, source = 'input'): PlainCsvSeries {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const names = cells(lines[0] ?? '');
+  const index = findColumns(names, source);
+  const roles = (['pv', 'load', 'ghi', 'temperature'] as const).filter((role) => index[role] !== undefined);
+  const samples: Sample[] = [];
+  const offsets = new Map<number, number>();
+  const clipped = { pv: 0, load: 0, ghi: 0 };
+  let previous = -Infinity;
+  let previousLine = 0;
+  for (let number = 2; number <= lines.length; number++) {
+    const line = lines[number - 1];
+    if (line.trim() === '') continue;
+    const where = `${source} line ${number}`;
+    const row = cells(line);
+    const stamp = row[index.time!];
+    if (!stamp) throw new DataError(`${where}: no timestamp`);
+    const { at, offset } = parseStamp(stamp, where, options.timeZone, previous);
+    if (offset !== null) offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
+    if (at === previous)
+      throw new DataError(
+        `${where}: ${stamp} is the same instant as line ${previousLine}; each interval once`,
+      );
+    if (at < previous)
+      throw new DataError(
+        `${where}: ${stamp} is earlier than line ${previousLine}; rows must be in time order`,
+      );
+    const values = { pv: NaN, load: NaN, ghi: NaN, temperature: NaN };
+    for (const role of roles) {
+      let value = parseValue(row[index[role]!], where, names[index[role]!]);
+      if (role !== 'temperature' && value < 0) {
+        clipped[role]++;
+        value = 0;
+      }
+      values[role] = value;
+    }
+    samples.push({ at, values });
+    previous = at;
+    previousLine = number;
+  }
+  if (samples.length < 2) throw new DataError(`${source}: ${samples.length} data rows; nothing to score`);
+
+  const interval = commonStep(samples);
+  if (interval < MINUTE_MS || interval > HOUR_MS)
+    throw new DataError(
+      `${source}: rows are ${describeStep(interval)} apart; the plain layout takes intervals from 1 min to 1 h ` +
+        (interval < MINUTE_MS ? '(average to 1 min or more first)' : '(hourly or finer)'),
+    );
+  let gaps = 0;
+  let longestGapRows = 0;
+  for (let row = 1; row < samples.length; row++) {
+    const steps = (samples[row].at - samples[row - 1].at) / interval;
+    const whole = Math.round(steps);
+    if (Math.abs(steps - whole) > STEP_TOLERANCE)
+      throw new DataError(
+        `${source}: irregular rows: ${new Date(samples[row].at).toISOString()} comes ` +
+          `${describeStep(samples[row].at - samples[row - 1].at)} after the row before, not a whole number of the ` +
+          `file's ${describeStep(interval)} interval (missing rows are fine, rows between the intervals are not)`,
+      );
+    if (whole > 1) {
+      gaps++;
+      longestGapRows = Math.max(longestGapRows, whole - 1);
+    }
+  }
+  if (options.stamps === 'end') for (const sample of samples) sample.at -= interval;
+
+  const series = (role: Exclude<Role, 'time'>) =>
+    index[role] === undefined ? null : hourlyMeans(samples, role, interval);
+  const pv = series('pv');
+  const load = series('load');
+  const hourRule = `an hour counts when its rows cover ${100 * MIN_HOUR_COVERAGE} % of it`;
+  const checked = pv ? checkCoverage(pv, 'PV', hourRule) : checkCoverage(load!, 'load', hourRule);
+  if (pv && load) checkCoverage(load, 'load', hourRule);
+
+  let commonOffset: number | null = null;
+  for (const [offset, count] of offsets)
+    if (commonOffset === null || count > offsets.get(commonOffset)!) commonOffset = offset;
+  return {
+    pv,
+    load,
+    ghi: series('ghi'),
+    temperature: series('temperature'),
+    columns: Object.fromEntries(Object.entries(index).map(([role, column]) => [role, names[column]])),
+    rows: samples.length,
+    intervalMinutes: interval / MINUTE_MS,
+    gaps,
+    longestGapRows,
+    clipped,
+    commonOffsetZone: commonOffset === null ? null : fixedOffsetZone(commonOffset),
+    offsets,
+    coverage: checked,
+  };
+}
+
+export function readPlainCsv(path: string, options: PlainCsvOptions): PlainCsvSeries {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  return parsePlainCsv(text, options, path);
+}

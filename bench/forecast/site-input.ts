@@ -1,0 +1,168 @@
+import {
+  householdCentroids,
+  psm3ClearSkyCentroid,
+  pvCentreOffsetMinutes,
+  pvWeatherCorrelation,
+} from './alignment';
+import { checkCoverage } from './coverage';
+import { DataError } from './data-error';
+import { HourlySeries, readOpsdHousehold, readPsm3, readPvdaq } from './data-files';
+import type { BenchOptions } from './options';
+import { readPlainCsv } from './plain-csv';
+import { UsageError } from './options';
+
+/**
+ * Reads the input a run names (or the shipped sample) into the hourly series the replay takes,
+ * with a line for the report on each thing done to the data and each time-alignment check.
+ */
+
+export interface SiteSeries {
+  solar: HourlySeries | null;
+  load: HourlySeries | null;
+  ghi: HourlySeries | null;
+  temperature: HourlySeries | null;
+  /** Zone whose local days are scored. */
+  timeZone: string;
+  /** Why that zone, when it was not given. */
+  timeZoneNote: string | null;
+  notes: string[];
+}
+
+const utcHour = (ms: number) => `${new Date(ms).toISOString().slice(0, 16)}Z`;
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** Hourly PV peak against the capacity: a column or a capacity in the wrong unit is off by 1000. */
+function checkUnits(solar: HourlySeries, capacityWatts: number, what: string): void {
+  let peak = 0;
+  for (const value of solar.values()) peak = Math.max(peak, value);
+  const capacity = `${capacityWatts / 1000} kW`;
+  if (peak < 0.02 * capacityWatts)
+    throw new DataError(
+      `${what} peaks at ${peak.toFixed(1)} W, under 2 % of the ${capacity} capacity: is the column in kW ` +
+        `(power must be in W), or the capacity too large?`,
+    );
+  if (peak > 1.5 * capacityWatts)
+    throw new DataError(
+      `${what} reaches ${peak.toFixed(0)} W in an hour, 1.5 times the ${capacity} capacity: ` +
+        `is --capacity in the wrong unit (3.5kW, 3500W)?`,
+    );
+}
+
+function weatherFile(options: BenchOptions, notes: string[]) {
+  if (!options.psm3) return null;
+  const weather = readPsm3(options.psm3);
+  notes.push(
+    `weather ${options.psm3}: ${count(weather.rows)} half-hours → ${count(weather.ghi.size)} UTC hours ` +
+      `(trapezoid of the :00, :30, :00 samples)`,
+  );
+  const centroid = psm3ClearSkyCentroid(weather.ghiClear, options.longitude);
+  if (Number.isFinite(centroid))
+    notes.push(
+      `check: PSM3 clear-sky GHI centroid − solar noon = ${(centroid * 60).toFixed(1)} min (0: stamps are instants)`,
+    );
+  return weather;
+}
+
+export function readSite(options: BenchOptions): SiteSeries {
+  const notes: string[] = [];
+  let series: SiteSeries;
+  if (options.layout === 'csv' || options.layout === 'sample') {
+    const csv = readPlainCsv(options.path, { timeZone: options.timeZone, stamps: options.stamps });
+    const columns = Object.entries(csv.columns)
+      .map(([role, name]) => `${role} = ${name}`)
+      .join(', ');
+    notes.push(
+      `${count(csv.rows)} rows every ${csv.intervalMinutes} min (${columns}); runs of missing rows: ` +
+        `${csv.gaps}${csv.gaps > 0 ? `, the longest ${csv.longestGapRows} rows` : ''}`,
+    );
+    const offsets = [...csv.offsets].sort((a, b) => b[1] - a[1]);
+    if (offsets.length > 0)
+      notes.push(
+        `UTC offsets in the stamps: ${offsets.map(([offset, rows]) => `${offset >= 0 ? '+' : '−'}${Math.abs(offset / 60)} h × ${count(rows)}`).join(', ')}`,
+      );
+    const { coverage } = csv;
+    notes.push(
+      `${csv.pv ? 'PV' : 'load'}: ${count(coverage.hours)} hours from ${utcHour(coverage.first)} to ${utcHour(coverage.last)} ` +
+        `(${((100 * coverage.hours) / coverage.spanHours).toFixed(1)} % present); ` +
+        `values below 0 set to 0: ${count(csv.clipped.pv)} PV, ${count(csv.clipped.load)} load, ${count(csv.clipped.ghi)} GHI`,
+    );
+    if (csv.ghi && options.psm3)
+      throw new UsageError(
+        `${options.path} has a GHI column (${csv.columns.ghi}) and --psm3 gives another: keep one`,
+      );
+    const weather = weatherFile(options, notes);
+    const timeZone = options.timeZone ?? csv.commonOffsetZone!;
+    series = {
+      solar: csv.pv,
+      load: csv.load,
+      ghi: csv.ghi ?? weather?.ghi ?? null,
+      temperature: csv.temperature ?? weather?.temperature ?? null,
+      timeZone,
+      timeZoneNote: options.timeZone
+        ? null
+        : `the offset most stamps carry (pass --time-zone for days that follow summer time)`,
+      notes,
+    };
+  } else if (options.layout === 'pvdaq') {
+    const timeZone = options.timeZone!;
+    const pv = readPvdaq(options.path, timeZone, options.pvdaqColumn);
+    notes.push(
+      `PV: ${count(pv.quarters)} quarter-hours (${pv.emptyQuarters} empty, ${pv.negativeQuarters} negative → 0), ` +
+        `${count(pv.power.size)} UTC hours; the stamps' fixed offset dropped and wall times read in ${timeZone}`,
+    );
+    checkCoverage(pv.power, 'PV', 'an hour counts with 3 of its 4 quarter-hours');
+    const weather = weatherFile(options, notes);
+    series = {
+      solar: pv.power,
+      load: null,
+      ghi: weather?.ghi ?? null,
+      temperature: weather?.temperature ?? null,
+      timeZone,
+      timeZoneNote: null,
+      notes,
+    };
+  } else {
+    const timeZone = options.timeZone!;
+    for (const line of householdCentroids(options.path, options.opsdPrefix, options.longitude))
+      notes.push(`check: ${line}`);
+    const household = readOpsdHousehold(options.path, {
+      prefix: options.opsdPrefix,
+      cestShift: options.cestShift,
+      differenceHour: 'before',
+    });
+    notes.push(
+      `${count(household.rows)} rows, ${count(household.shiftedRows)} moved back an hour (CEST), ` +
+        `${count(household.pv.size)} UTC hours; ${household.negativeLoadHours} negative load hours → 0`,
+    );
+    const rule = 'an hour counts when the meter readings on both sides of it are present';
+    checkCoverage(household.pv, 'PV', rule);
+    checkCoverage(household.load, 'load', rule);
+    const weather = weatherFile(options, notes);
+    series = {
+      solar: household.pv,
+      load: household.load,
+      ghi: weather?.ghi ?? null,
+      temperature: weather?.temperature ?? null,
+      timeZone,
+      timeZoneNote: null,
+      notes,
+    };
+  }
+
+  if (series.solar) {
+    if (options.capacityWatts === null)
+      throw new UsageError(
+        `--capacity is required: ${options.path} has PV, and solar errors are divided by the installed power (3.5kW, 3500W)`,
+      );
+    checkUnits(series.solar, options.capacityWatts, 'PV');
+    const centre = pvCentreOffsetMinutes(series.solar, options.longitude);
+    if (centre !== null)
+      notes.push(
+        `check: PV's daily centre − solar noon = ${Math.round(centre) + 0} min (tens of minutes: the array faces east ` +
+          `or west; an hour or more: look at the stamps' time zone)`,
+      );
+    if (series.ghi)
+      for (const line of pvWeatherCorrelation(series.solar, series.ghi)) notes.push(`check: ${line}`);
+  }
+  return series;
+}
