@@ -1,4 +1,4 @@
-/** One Jest run: unit specs beside the code (the benchmarks' too), integration and end-to-end specs against the real services. */
+/** One Jest run: unit specs beside the code (the benchmarks' too) and in test/, integration and end-to-end specs against the real services. */
 const { solarLibs } = require('./scripts/solar-libs');
 
 const swc = [
@@ -27,7 +27,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,bench,test}/**/*.spec.ts'],
     },
     {
       ...common,
