@@ -18,7 +18,7 @@ import { RoiApiModule } from './roi/roi-api.module';
 import { SettingsApiModule } from './settings/settings-api.module';
 import { SharingApiModule } from './sharing/sharing-api.module';
 import { SunSourcesApiModule } from './sun-sources/sun-sources-api.module';
-import { SyntheticDataModule } from './telemetry-data/debug/synthetic-data.module';
+import { SyntheticDataModule } from './telemetry-data/synthetic-data/synthetic-data.module';
 import { TelemetryDataModule } from './telemetry-data/telemetry-data.module';
 import { UploadModule } from './upload/upload.module';
 import { WeatherApiModule } from './weather/weather-api.module';
