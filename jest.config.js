@@ -1,4 +1,6 @@
-/** One Jest run: unit specs beside the code (the benchmarks' too), integration and end-to-end specs against the real services. */
+/** One Jest run: unit specs beside the code (the benchmarks' too) and in test/, integration and end-to-end specs against the real services. */
+const { solarLibs } = require('./scripts/solar-libs');
+
 const swc = [
   '@swc/jest',
   {
@@ -13,10 +15,10 @@ const swc = [
   },
 ];
 
-const moduleNameMapper = {
-  '^@solar/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|predictions|testing)$':
-    '<rootDir>/libs/$1/src',
-};
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const moduleNameMapper = Object.fromEntries(
+  solarLibs().map(({ alias, dir }) => [`^${escapeRegExp(alias)}$`, dir]),
+);
 
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
 
@@ -25,7 +27,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,bench,test}/**/*.spec.ts'],
     },
     {
       ...common,

@@ -2,23 +2,20 @@
 /**
  * Runs the benchmark's TypeScript directly: `node --require ./bench/register.js bench/ingest.ts`.
  * A require hook compiling `.ts` with @swc/core (the options Jest uses, see jest.config.js) and
- * resolving the `@solar/*` path aliases of tsconfig.json to `libs/*\/src`. Worker threads inherit
- * it through `execArgv`. The apps under test are not run through this hook: the benchmark starts
- * the built ones (`dist/`).
+ * resolving the `@solar/*` aliases to the directories of tsconfig.json's `paths`. Worker threads
+ * inherit it through `execArgv`. The apps under test are not run through this hook: the benchmark
+ * starts the built ones (`dist/`).
  */
 const fs = require('node:fs');
 const Module = require('node:module');
-const path = require('node:path');
 const { transformSync } = require('@swc/core');
+const { solarLibs } = require('../scripts/solar-libs');
 
-const root = path.join(__dirname, '..');
-const ALIAS =
-  /^@solar\/(config|database|redis|domain|auth|mail|platform|telemetry|forecast|predictions|testing)$/;
+const libDirs = new Map(solarLibs().map(({ alias, dir }) => [alias, dir]));
 
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  const alias = ALIAS.exec(request);
-  return resolveFilename.call(this, alias ? path.join(root, 'libs', alias[1], 'src') : request, ...rest);
+  return resolveFilename.call(this, libDirs.get(request) ?? request, ...rest);
 };
 
 const options = {
