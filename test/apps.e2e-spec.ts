@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, dropDatabases, freePort, TEST_REDIS_URL, waitFor } from '@solar/testing';
+import { buildAppsOnce, databaseUrl, dropDatabases, freePort, TEST_REDIS_URL, waitFor } from '@solar/testing';
 
 /**
  * The operations contract on the built apps, run as real processes: each creates
@@ -84,9 +84,7 @@ describe('the three apps as processes', () => {
     return name;
   }
 
-  beforeAll(() => {
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
-  }, 120_000);
+  beforeAll(() => buildAppsOnce(root), 200_000);
 
   afterEach(async () => {
     await Promise.all(running.splice(0).map((app) => stop(app)));

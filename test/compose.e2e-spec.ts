@@ -7,7 +7,7 @@ jest.mock('aedes', () =>
     .loadAedesNatively(),
 );
 
-import { ChildProcessWithoutNullStreams, execFile, execFileSync, spawn } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { INTERNAL_API_KEY_HEADER } from '@solar/auth';
 import { AppConfig, loadConfig } from '@solar/config';
 import { ingestorCredentials } from '@solar/domain';
 import {
+  buildAppsOnce,
   createRedisPrefix,
   createTestDatabase,
   freePort,
@@ -356,9 +357,7 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
     const running: Running[] = [];
     const cleanups: Array<() => Promise<void>> = [];
 
-    beforeAll(() => {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
-    }, 120_000);
+    beforeAll(() => buildAppsOnce(root), 200_000);
 
     afterAll(async () => {
       for (const child of running) if (child.process.exitCode === null) child.process.kill('SIGKILL');

@@ -1,6 +1,9 @@
+import { removeBuildLock } from './built-apps';
 import { dropDatabases, listTestDatabases } from './test-databases';
 
 export default async function globalTeardown(): Promise<void> {
   const runId = process.env.SOLAR_TEST_RUN_ID;
-  if (runId) await dropDatabases(await listTestDatabases({ runId }));
+  if (!runId) return;
+  removeBuildLock(runId);
+  await dropDatabases(await listTestDatabases({ runId }));
 }

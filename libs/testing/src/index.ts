@@ -8,3 +8,4 @@ export * from './test-environment';
 export * from './test-redis';
 export * from './fake-open-meteo';
 export * from './wait-for';
+export * from './built-apps';
