@@ -64,7 +64,7 @@ export type FleetWorkerEvent =
   | { type: 'connected'; ms: number; connected: number; failures: string[] }
   | { type: 'samples'; batch: Array<[string, number, number]> }
   | { type: 'published'; stats: FleetPublishStats }
-  | { type: 'status'; at: number; connected: number; attempts: number }
+  | { type: 'status'; at: number; connected: number; attempts: number; failures: Record<string, number> }
   | { type: 'closed' };
 
 interface Connection {
@@ -80,6 +80,14 @@ const port = parentPort!;
 const random = seededRandom(data.seed);
 /** Reconnection attempts since start, all connections. */
 let attempts = 0;
+/** Connection errors since start by kind (the error's text without its address). */
+const failures: Record<string, number> = {};
+const countFailure = (error: Error) => {
+  const kind = String(error.message)
+    .replace(/\d+\.\d+\.\d+\.\d+:\d+/g, '')
+    .trim();
+  failures[kind] = (failures[kind] ?? 0) + 1;
+};
 let watchTimer: NodeJS.Timeout | undefined;
 
 const topicOf = (sourceId: string) => `${data.topicPrefix}/sources/${sourceId}/data`;
@@ -141,7 +149,10 @@ async function connectAll(): Promise<void> {
         client.end(true);
         resolve();
       }, data.connectTimeoutMs);
-      client.on('error', (error) => (lastError = String(error)));
+      client.on('error', (error) => {
+        lastError = String(error);
+        countFailure(error);
+      });
       client.on('reconnect', () => (attempts += 1));
       client.once('connect', () => {
         clearTimeout(timer);
@@ -323,6 +334,7 @@ function status(): void {
     at: Date.now(),
     connected: connections.filter((connection) => connection.client?.connected).length,
     attempts,
+    failures: { ...failures },
   } satisfies FleetWorkerEvent);
 }
 

@@ -176,6 +176,8 @@ export interface StormRun {
   reconnectSeconds: number | undefined;
   reconnected: number;
   attempts: number;
+  /** Connection errors the devices saw during the storm, by kind. */
+  failures: Record<string, number>;
   webhookBefore?: { p50: number; p99: number; count: number };
   webhookDuring?: { p50: number; p99: number; count: number };
   tallyBefore?: Tally;
@@ -678,13 +680,15 @@ async function stormRun(
   startBroker: () => Promise<void>,
   timeoutMs: number,
 ): Promise<StormRun & { killAt: number; settledAt: number }> {
-  let latest = { connected: 0, attempts: 0 };
+  let latest = { connected: 0, attempts: 0, failures: {} as Record<string, number> };
   worker.on((event) => {
-    if (event.type === 'status') latest = { connected: event.connected, attempts: event.attempts };
+    if (event.type === 'status')
+      latest = { connected: event.connected, attempts: event.attempts, failures: event.failures };
   });
   worker.send({ type: 'watch', everyMs: 50 });
   await sleep(200);
   const attemptsBefore = latest.attempts;
+  const failuresBefore = latest.failures;
   const killAt = Date.now();
   const tallyBefore = await stopBroker();
   const downAt = Date.now();
@@ -707,6 +711,11 @@ async function stormRun(
     reconnectSeconds: allAt === undefined ? undefined : round((allAt - brokerAt) / 1000, 2),
     reconnected: latest.connected,
     attempts: latest.attempts - attemptsBefore,
+    failures: Object.fromEntries(
+      Object.entries(latest.failures)
+        .map(([kind, count]) => [kind, count - (failuresBefore[kind] ?? 0)] as const)
+        .filter(([, count]) => count > 0),
+    ),
     tallyBefore,
     killAt,
     settledAt: allAt ?? Date.now(),
@@ -1197,6 +1206,11 @@ export function printFleet(
     ` storm        stopped in ${s.stopSeconds} s; broker accepting ${s.brokerSeconds} s after start; all ${s.devices} reconnected ` +
       `${s.reconnectSeconds ?? `NOT (${s.reconnected})`} s after that, ${s.attempts} attempts │ bare broker ${b.reconnectSeconds ?? `not all (${b.reconnected})`} s, ${b.attempts} attempts`,
   );
+  const failures = Object.entries(s.failures).sort((x, y) => y[1] - x[1]);
+  if (failures.length > 0)
+    line(
+      `              errors the devices saw: ${failures.map(([kind, count]) => `${count} × ${kind}`).join('; ')}`,
+    );
   line(
     ` webhook      ${w.storm.overallRate} req/s alongside: p99 ${s.webhookBefore?.p99} ms before (${s.webhookBefore?.count}), ` +
       `p99 ${s.webhookDuring?.p99} ms, p50 ${s.webhookDuring?.p50} ms during (${s.webhookDuring?.count}); accounting ` +
