@@ -6,6 +6,7 @@ import type { Server as TlsServer } from 'node:tls';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { DeviceAuthService, deviceIdentity, ingestorCredentials } from '@solar/domain';
 import { brokerListenAddress } from './broker-address';
+import { CheckLine } from './check-line';
 import { ConnectAttempts } from './connect-attempts';
 import { TelemetryMessage } from '../transport/telemetry-message';
 import { matchesAnyFilter, telemetryTopicFilters } from '../transport/telemetry-topics';
@@ -20,12 +21,16 @@ const ACL_CACHE_TOPICS = 32;
 const ACL_CACHE_TTL_MS = 60_000;
 
 /**
- * CONNECTs whose credentials are being checked at once. Past it a CONNECT is refused at once
- * ("server unavailable", the device retries) rather than queued behind lookups its device may
- * have given up on: a fleet arriving cold after a restart is answered at the pace the database
- * allows, and the pool stays usable for the telemetry writer.
+ * CONNECTs whose credentials are being checked at once; the next ones wait their turn
+ * (`CheckLine`). A fleet arriving cold after a restart is answered at the pace the database
+ * allows (lookups are batched), and the pool stays usable for the telemetry writer.
  */
 export const MAX_PENDING_AUTHENTICATIONS = 2000;
+/**
+ * CONNECTs waiting for a check, at most; past it one is refused ("server unavailable"). Each
+ * holds its connection's few kilobytes until its turn, so this bounds the memory of a storm.
+ */
+export const MAX_WAITING_AUTHENTICATIONS = 20_000;
 
 /** CONNACK return codes aedes sends for a refusal carrying `returnCode` (MQTT 3.1.1). */
 const SERVER_UNAVAILABLE = 3;
@@ -59,8 +64,9 @@ interface Session {
  * subscribe at all.
  *
  * CONNECTs are refused before any lookup past `MQTT_CONNECT_RATE_LIMIT_PER_CLIENT_ID` per client
- * id and window, and while `MAX_PENDING_AUTHENTICATIONS` are being checked. The ingestor's own
- * account is compared with its configured credentials, never looked up, and is not counted.
+ * id and window, and when `MAX_WAITING_AUTHENTICATIONS` already wait behind the
+ * `MAX_PENDING_AUTHENTICATIONS` being checked. The ingestor's own account is compared with its
+ * configured credentials, never looked up, and neither counted nor made to wait.
  *
  * A publish on a telemetry topic is handed to the ingestor's consumer while aedes authorizes it,
  * and authorized only once the message is stored or refused for good: aedes writes a QoS 1
@@ -83,7 +89,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   private telemetry: TelemetrySink | undefined;
   private readonly telemetryFilters: string[];
   private readonly connectAttempts: ConnectAttempts;
-  private pendingAuthentications = 0;
+  private readonly checks = new CheckLine(MAX_PENDING_AUTHENTICATIONS, MAX_WAITING_AUTHENTICATIONS);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -194,30 +200,41 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
         const credentials = { username: username ?? '', password: password?.toString('utf8') ?? '' };
         const refusal = this.refusalBeforeLookup(client.id, credentials.username);
         if (refusal) return done(refusal, false);
-        this.pendingAuthentications += 1;
-        this.devices.authenticate(client.id, credentials.username, credentials.password).then(
-          (verdict) => {
-            this.pendingAuthentications -= 1;
-            if (verdict === 'deny') {
-              this.logger.debug(
-                { clientId: client.id, username: credentials.username },
-                'MQTT connect refused',
+        const ingestor = this.isIngestor(credentials.username);
+        const turn = ingestor ? Promise.resolve() : this.checks.take();
+        if (!turn) {
+          this.logger.debug({ clientId: client.id }, 'MQTT connect refused: too many waiting to be checked');
+          return done(new ConnectRefused(SERVER_UNAVAILABLE), false);
+        }
+        turn
+          .then(() => this.devices.authenticate(client.id, credentials.username, credentials.password))
+          .finally(() => {
+            if (!ingestor) this.checks.done();
+          })
+          .then(
+            (verdict) => {
+              if (verdict === 'deny') {
+                this.logger.debug(
+                  { clientId: client.id, username: credentials.username },
+                  'MQTT connect refused',
+                );
+                return done(null, false);
+              }
+              this.sessions.set(client, {
+                username: credentials.username,
+                superuser: verdict === 'superuser',
+                publishVerdicts: new Map(),
+              });
+              done(null, true);
+            },
+            (error: unknown) => {
+              this.logger.warn(
+                { clientId: client.id, err: error },
+                'MQTT connect not checked: lookup failed',
               );
-              return done(null, false);
-            }
-            this.sessions.set(client, {
-              username: credentials.username,
-              superuser: verdict === 'superuser',
-              publishVerdicts: new Map(),
-            });
-            done(null, true);
-          },
-          (error: unknown) => {
-            this.pendingAuthentications -= 1;
-            this.logger.warn({ clientId: client.id, err: error }, 'MQTT connect not checked: lookup failed');
-            done(new ConnectRefused(SERVER_UNAVAILABLE), false);
-          },
-        );
+              done(new ConnectRefused(SERVER_UNAVAILABLE), false);
+            },
+          );
       },
       authorizePublish: (client, packet, done) => {
         if (!client) return done(null); // the broker's own messages
@@ -261,17 +278,17 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
       });
   }
 
+  private isIngestor(username: string): boolean {
+    return username === ingestorCredentials(this.config).username;
+  }
+
   /**
-   * A CONNECT refused without looking anything up: too many being checked, or too many from this
-   * client id lately. The ingestor's account costs no lookup, so it is neither bounded nor counted
-   * (nor can another client's attempts under the ingestor's client id lock it out).
+   * A CONNECT refused without looking anything up: too many from this client id lately. The
+   * ingestor's account costs no lookup, so it is not counted (nor can another client's attempts
+   * under the ingestor's client id lock it out).
    */
   private refusalBeforeLookup(clientId: string, username: string): ConnectRefused | undefined {
-    if (username === ingestorCredentials(this.config).username) return undefined;
-    if (this.pendingAuthentications >= MAX_PENDING_AUTHENTICATIONS) {
-      this.logger.debug({ clientId }, 'MQTT connect refused: too many being checked');
-      return new ConnectRefused(SERVER_UNAVAILABLE);
-    }
+    if (this.isIngestor(username)) return undefined;
     if (!this.connectAttempts.admit(clientId)) {
       this.logger.debug({ clientId }, 'MQTT connect refused: too many attempts from this client id');
       return new ConnectRefused(SERVER_UNAVAILABLE);
