@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { createTestDatabase } from '@solar/testing';
 import { dataSourceOptions } from './data-source-options';
-import { plannedOnce, PreparedQueries } from './prepared-queries';
+import { pgPool, plannedOnce, PreparedQueries } from './prepared-queries';
 
 const SETTINGS = `SELECT current_setting('plan_cache_mode') AS "planCacheMode",
                          current_setting('extra_float_digits') AS "floatDigits",
@@ -72,5 +72,32 @@ describe('PreparedQueries and plannedOnce statements', () => {
       open = await connectionsToTheDatabase();
     }
     expect(open).toBe(0);
+  });
+
+  it('warms up: every connection of the pool open, the statements prepared on each', async () => {
+    const fresh = await new DataSource(dataSourceOptions(url)).initialize();
+    try {
+      const text = 'SELECT $1::int + 1 AS "next" -- warmed';
+      await new PreparedQueries(fresh).warmUp([{ text, values: [0] }]);
+
+      const pool = pgPool(fresh);
+      expect(pool.totalCount).toBe(10);
+      const clients = await Promise.all(Array.from({ length: 10 }, () => pool.connect()));
+      try {
+        const prepared = await Promise.all(
+          clients.map(async (client) => {
+            const { rows } = await client.query<{ statement: string }>(
+              'SELECT statement FROM pg_prepared_statements',
+            );
+            return rows.map((row) => row.statement);
+          }),
+        );
+        expect(prepared).toEqual(Array.from({ length: 10 }, () => [text]));
+      } finally {
+        for (const client of clients) client.release();
+      }
+    } finally {
+      await fresh.destroy();
+    }
   });
 });

@@ -109,6 +109,28 @@ export class PreparedQueries implements SqlRunner, OnApplicationShutdown {
     });
   }
 
+  /**
+   * Opens every connection of the data source's pool and prepares `statements` on each, running
+   * them with the values given (which should change nothing). For an app's start, before it
+   * reports ready: otherwise the first requests after a deploy each wait for a connection to be
+   * opened and the statement to be parsed and planned on it.
+   */
+  async warmUp(statements: ReadonlyArray<{ text: string; values: unknown[] }>): Promise<void> {
+    const pool = pgPool(this.dataSource);
+    const size = (pool as unknown as { options: PoolConfig }).options.max ?? 10;
+    const clients = await Promise.all(Array.from({ length: size }, () => pool.connect()));
+    try {
+      await Promise.all(
+        clients.map(async (client) => {
+          for (const { text, values } of statements)
+            await client.query({ name: this.nameOf(text), text, values });
+        }),
+      );
+    } finally {
+      for (const client of clients) client.release();
+    }
+  }
+
   private poolFor(text: string): Pool {
     const pool = pgPool(this.dataSource);
     if (!plannedOnceTexts.has(text)) return pool;

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedQueries } from '@solar/database';
@@ -48,7 +48,7 @@ interface Pending {
  * is acknowledged before it is durable.
  */
 @Injectable()
-export class TelemetryWriter implements OnApplicationShutdown {
+export class TelemetryWriter implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TelemetryWriter.name);
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -81,6 +81,11 @@ export class TelemetryWriter implements OnApplicationShutdown {
   async drain(): Promise<void> {
     this.flush();
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Every connection opened and the INSERT prepared on it (with no rows) before the app is ready. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.statements.warmUp([{ text: INSERT_TELEMETRY_SQL, values: insertParameters([]) }]);
   }
 
   async onApplicationShutdown(): Promise<void> {
