@@ -1,10 +1,19 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { buildAppsOnce, databaseUrl, dropDatabases, freePort, TEST_REDIS_URL, waitFor } from '@solar/testing';
+import {
+  AppProcess,
+  buildAppsOnce,
+  databaseUrl,
+  dropDatabases,
+  freePort,
+  startAppProcess,
+  TEST_REDIS_URL,
+  waitFor,
+} from '@solar/testing';
 
 /**
  * The operations contract on the built apps, run as real processes: each creates
@@ -18,23 +27,12 @@ const MAIN = {
 } as const;
 type AppName = keyof typeof MAIN;
 
-interface RunningApp {
+interface RunningApp extends AppProcess {
   name: AppName;
-  process: ChildProcess;
-  lines: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 function startApp(name: AppName, env: Record<string, string>): RunningApp {
-  const child = spawn(process.execPath, [MAIN[name]], { cwd: root, env: { PATH: process.env.PATH, ...env } });
-  const lines: string[] = [];
-  const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { name, process: child, lines, exited };
+  return { name, ...startAppProcess(root, [MAIN[name]], env) };
 }
 
 function logged(app: RunningApp, message: string): boolean {

@@ -7,7 +7,7 @@ jest.mock('aedes', () =>
     .loadAedesNatively(),
 );
 
-import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,10 +16,12 @@ import { INTERNAL_API_KEY_HEADER } from '@solar/auth';
 import { AppConfig, loadConfig } from '@solar/config';
 import { ingestorCredentials } from '@solar/domain';
 import {
+  AppProcess,
   buildAppsOnce,
   createRedisPrefix,
   createTestDatabase,
   freePort,
+  startAppProcess,
   TEST_REDIS_URL,
   TEST_SERVER_URL,
   waitFor,
@@ -347,12 +349,9 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
   });
 
   describe('the built apps, started as compose starts their containers', () => {
-    interface Running {
+    interface Running extends AppProcess {
       app: AppService;
       environment: Record<string, string>;
-      process: ChildProcessWithoutNullStreams;
-      lines: string[];
-      exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
     }
     const running: Running[] = [];
     const cleanups: Array<() => Promise<void>> = [];
@@ -368,18 +367,7 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
     function start(app: AppService, environment: Record<string, string>): Running {
       const [program, ...args] = app.service.command ?? image.command ?? [];
       if (program !== 'node') throw new Error(`${app.service.name} does not run node`);
-      const child = spawn(process.execPath, args, {
-        cwd: root,
-        env: { PATH: process.env.PATH, ...environment },
-      });
-      const lines: string[] = [];
-      const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      child.stdout.on('data', collect);
-      child.stderr.on('data', collect);
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-        child.on('exit', (code, signal) => done({ code, signal })),
-      );
-      const started = { app, environment, process: child, lines, exited };
+      const started = { app, environment, ...startAppProcess(root, args, environment) };
       running.push(started);
       return started;
     }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,4 +59,28 @@ async function waitForBuild(result: string): Promise<void> {
     if (Date.now() > deadline) throw new Error('gave up waiting for the build of another spec');
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** A built app started as its own process, with what it printed so far, line by line. */
+export interface AppProcess {
+  process: ChildProcessWithoutNullStreams;
+  lines: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `node <args>` from `root` with exactly `environment` (and PATH), as a container would. */
+export function startAppProcess(
+  root: string,
+  args: string[],
+  environment: Record<string, string>,
+): AppProcess {
+  const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH, ...environment } });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { process: child, lines, exited };
 }
