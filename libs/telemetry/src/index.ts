@@ -21,6 +21,7 @@ export * from './storage/telemetry-writer';
 export * from './telemetry-ingestion.module';
 export * from './query/sun-source-metrics';
 export * from './maintenance/telemetry-downsampler';
+export * from './energy/energy-increments';
 export * from './query/daily-summary';
 export * from './query/telemetry-queries.service';
 export * from './query/telemetry-report';
