@@ -6,7 +6,7 @@ import {
   powerColumns,
   PowerColumn,
 } from '../storage/telemetry-hourly';
-import { POWER_GAP_MS } from './energy-increments';
+import { EnergyReadingsBefore, POWER_GAP_MS, Reading } from './energy-increments';
 
 /**
  * A day's energy in SQL, over rows of `telemetry_hourly` (whole hours) and hours aggregated from
@@ -56,6 +56,24 @@ export function powerReadingBefore(power: PowerColumn): string {
             WHERE b.sun_source_id = $1 AND b.ts >= $2::timestamptz - interval '${POWER_GAP_MS / 1000} seconds'
               AND b.ts < $2 AND b.${power} IS NOT NULL
             ORDER BY b.ts DESC LIMIT 1)`;
+}
+
+/** The readings before $2 that the first ones from $2 on count from, as one row (`readingsBeforeOf`). Parameters: $1 source, $2 start. */
+export const READINGS_BEFORE = `SELECT ${[
+  ...COUNTER_COLUMNS.map((counter) => `${counterReadingBefore(counter)} AS ${previous(counter)}`),
+  ...POWER_COLUMNS.map((power) => `${powerReadingBefore(power)} AS ${previous(power)}`),
+].join(', ')}`;
+
+/** READINGS_BEFORE's row as readings (times in ms). */
+export function readingsBeforeOf(row: Record<string, number[] | null>): EnergyReadingsBefore {
+  const reading = (field: string): Reading | null => {
+    const pair = row[previous(field)];
+    return pair ? { at: pair[0] * 1000, value: pair[1] } : null;
+  };
+  return {
+    produced: { counter: reading(PRODUCED.counter), power: reading(PRODUCED.power) },
+    consumed: { counter: reading(CONSUMED.counter), power: reading(CONSUMED.power) },
+  };
 }
 
 const counted = (counter: CounterColumn) => `counted_${counter}`;

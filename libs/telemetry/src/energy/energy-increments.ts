@@ -59,6 +59,17 @@ export function powerIncrement(previous: Reading | undefined, reading: Reading):
   return (((previous.value + reading.value) / 2) * seconds) / 3_600_000;
 }
 
+/** The last readings before a range that its first readings count from, per direction; null for none. */
+export interface EnergyReadingsBefore {
+  produced: { counter: Reading | null; power: Reading | null };
+  consumed: { counter: Reading | null; power: Reading | null };
+}
+
+export const NO_READINGS_BEFORE: EnergyReadingsBefore = {
+  produced: { counter: null, power: null },
+  consumed: { counter: null, power: null },
+};
+
 /** The energy of one UTC day in one direction. */
 export interface DayEnergy {
   /** Days since the epoch. */
