@@ -26,6 +26,7 @@ export * from './query/daily-summary';
 export * from './query/telemetry-queries.service';
 export * from './query/telemetry-report';
 export * from './telemetry-query.module';
+export * from './query/measured-production.module';
 export * from './export/csv-format';
 export * from './export/export-columns';
 export * from './export/export-file-name';

@@ -254,6 +254,14 @@ describe("a day's energy: the SQL over the hourly rollup and the TypeScript rule
         for (const day of expected) methods.add(day.energyProducedMethod).add(day.energyConsumedMethod);
       }
       expect([...methods]).toEqual(expect.arrayContaining(['counter', 'power']));
+
+      // ROI's measured production: every day with energy, over all the source's telemetry.
+      const allTime = tallies(readings, 0, Number.MAX_SAFE_INTEGER).produced.filter(
+        (day) => day.method !== null,
+      );
+      expect(await repository.productionByDay(source)).toEqual(
+        allTime.map((day) => ({ day: new Date(day.day * DAY), energyKwh: kwh(day.kwh), method: day.method })),
+      );
     },
   );
 });

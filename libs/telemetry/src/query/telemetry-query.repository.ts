@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { MeasuredDayProduction } from '@solar/domain';
 import {
   EncodedJson,
   JsonArrayStream,
@@ -263,6 +264,13 @@ const DAILY = plannedOnce(`
   SELECT ${DAY} AS "day", ${selectList([...DAY_FIGURES, ...DAY_WEIGHTS])} FROM (${HOURS_WITH_ENERGY_OF_RANGE}) h
    GROUP BY 1 ORDER BY 1`);
 
+/** Parameters: $1 source. Every day of its telemetry with a measured production, from the rollup alone. */
+const PRODUCTION_BY_DAY = `
+  SELECT ${DAY} AS "day", (${PRODUCED_ENERGY.kwh})::float8 AS "energyKwh", ${PRODUCED_ENERGY.method} AS "method"
+    FROM (${withHourEnergy(`SELECT hour, ${ENERGY_HOURLY_COLUMNS.join(', ')} FROM telemetry_hourly WHERE sun_source_id = $1`, false)}) h
+   GROUP BY 1
+  HAVING ${PRODUCED_ENERGY.method} IS NOT NULL
+   ORDER BY 1`;
 const SUMMARY = plannedOnce(`SELECT ${selectList(SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h`);
 
 const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
@@ -320,6 +328,11 @@ export class TelemetryQueryRepository {
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
     return this.reads.query(DAILY, hoursOfRangeParameters(sunSourceId, range));
+  }
+
+  /** Every UTC day the source's telemetry measures a production on, oldest first. */
+  productionByDay(sunSourceId: string): Promise<MeasuredDayProduction[]> {
+    return this.dataSource.query(PRODUCTION_BY_DAY, [sunSourceId]);
   }
 
   async summary(sunSourceId: string, range: TimeRange): Promise<RangeSummaryRow> {
