@@ -5,11 +5,10 @@ import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';
 import { dailyEnergy } from './daily-energy';
+import { DailyEnergyReadingsRepository } from './daily-energy-readings.repository';
 import { DAILY_FORECAST_PROVIDER, LatestDailyForecast } from './latest-daily-forecast';
-import { MEASURED_PRODUCTION, MeasuredProduction } from './measured-production';
 import { calculateRoi } from './roi-calculator';
 import { RoiSummary } from './roi-summary';
-import { TotalEnergyReadingsRepository } from './total-energy-readings.repository';
 
 /** Return on investment of a source: gathers the inputs of `calculateRoi`. */
 @Injectable()
@@ -17,8 +16,7 @@ export class RoiService {
   constructor(
     private readonly sources: SunSourceRepository,
     private readonly prices: KwhPriceRepository,
-    private readonly totals: TotalEnergyReadingsRepository,
-    @Inject(MEASURED_PRODUCTION) private readonly measured: MeasuredProduction,
+    private readonly readings: DailyEnergyReadingsRepository,
     @Inject(DAILY_FORECAST_PROVIDER) private readonly forecast: LatestDailyForecast,
     private readonly clock: Clock,
   ) {}
@@ -26,9 +24,8 @@ export class RoiService {
   async calculate(ownerId: string, sunSourceId: string): Promise<RoiSummary> {
     const source = await this.sources.findOwned(ownerId, sunSourceId);
     if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    const [measured, totals, prices, forecast] = await Promise.all([
-      this.measured.byDay(sunSourceId),
-      this.totals.ofOwnedSource(ownerId, sunSourceId),
+    const [readings, prices, forecast] = await Promise.all([
+      this.readings.ofOwnedSource(ownerId, sunSourceId),
       this.prices.listForOwnedSource(ownerId, sunSourceId),
       this.forecast.dailyPoints(sunSourceId),
     ]);
@@ -36,7 +33,7 @@ export class RoiService {
       currency: source.currency,
       systemCost: source.systemCost,
       maintenanceCostPerYear: source.maintenanceCostPerYear,
-      days: dailyEnergy(measured, totals),
+      days: dailyEnergy(readings),
       prices,
       forecast,
       now: this.clock.now(),
