@@ -72,6 +72,7 @@ const { values: flags } = parseArgs({
     'webhook-sources': { type: 'string', default: '2000' },
     'webhook-rate-connections': { type: 'string', default: '64' },
     generator: { type: 'string', default: 'sockets' },
+    'api-processes': { type: 'string', default: '1' },
     'webhook-max-connections': { type: 'string', default: '256' },
     'resend-share': { type: 'string', default: '0.02' },
     'probe-share': { type: 'string', default: '0.02' },
@@ -111,6 +112,8 @@ if (flags.help) {
                                 are reported apart, not in p50/p99 (3)
   --webhook-sources N           webhook sources per run (2000)
   --webhook-rate-connections N  connections of the fixed-rate run, at most (64)
+  --api-processes N             the api as N processes sharing its port (Node's cluster), as N
+                                replicas behind a balancer (1)
   --generator G                 webhook load: sockets (the bench's own client; at a rate, open
                                 loop, evenly spaced, latency from the instant each request was
                                 due) or autocannon (~5 times the CPU per request; at a rate, its
@@ -176,6 +179,7 @@ const options = {
   webhookSources: positive('webhook-sources', flags['webhook-sources']),
   webhookRateConnections: positive('webhook-rate-connections', flags['webhook-rate-connections']),
   generator: generatorOf(flags.generator),
+  apiProcesses: positive('api-processes', flags['api-processes']),
   webhookMaxConnections: positive('webhook-max-connections', flags['webhook-max-connections']),
   resendShare: Number(flags['resend-share']),
   probeShare: Number(flags['probe-share']),
@@ -939,7 +943,12 @@ async function main(): Promise<void> {
   log(`database ${resources.databaseName}, Redis prefix ${resources.redisPrefix}`);
   const nodeArgs = (name: string) => resources.profileArgs(name, options.profileDir);
   const launchApi = async () => {
-    const child = startNode('api', [...nodeArgs('api'), 'dist/apps/api/src/main.js'], {
+    const main = 'dist/apps/api/src/main.js';
+    const args =
+      options.apiProcesses > 1
+        ? [join(root, 'bench/support/api-cluster.js'), main, String(options.apiProcesses)]
+        : [main];
+    const child = startNode('api', [...nodeArgs('api'), ...args], {
       cwd: options.appRoot,
       env,
     });
@@ -1012,7 +1021,7 @@ async function main(): Promise<void> {
     );
 
     const meter = new UsageMeter();
-    meter.watchPid('api', api.pid);
+    meter.rewatchPid('api', api.pid, options.apiProcesses > 1);
     meter.watchPid('ingestor', ingestor.pid);
     meter.watchPid('bench', process.pid);
     // The backends serving the bench database (the server's own processes and other databases are not counted).
@@ -1111,7 +1120,7 @@ async function main(): Promise<void> {
         restartApi: async () => {
           await stopApp(api, 30_000);
           api = await launchApi();
-          meter.rewatchPid('api', api.pid);
+          meter.rewatchPid('api', api.pid, options.apiProcesses > 1);
         },
         startIngestor: async () => {
           const child = await launchIngestor();

@@ -204,6 +204,16 @@ interface Watched {
  * Samples CPU time and RSS of named processes (the apps, the benchmark itself, PostgreSQL and
  * Redis as groups) while a phase runs. `begin` → `end` gives per-phase averages and peaks.
  */
+/** The direct children of `pid`, from /proc (none once it has exited). */
+function childrenOf(pid: number): number[] {
+  try {
+    const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return listed ? listed.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+}
+
 export class UsageMeter {
   private readonly watched: Watched[] = [];
 
@@ -211,10 +221,13 @@ export class UsageMeter {
     this.watched.push({ name, pids: () => [pid], sampleRss: true });
   }
 
-  /** Points `name` at a new process (an app restarted): phases that begin afterwards measure it. */
-  rewatchPid(name: string, pid: number): void {
+  /**
+   * Points `name` at a new process (an app restarted): phases that begin afterwards measure it,
+   * with its child processes when `withChildren` (an app run as several cluster workers).
+   */
+  rewatchPid(name: string, pid: number, withChildren = false): void {
     const index = this.watched.findIndex((watched) => watched.name === name);
-    const entry = { name, pids: () => [pid], sampleRss: true };
+    const entry = { name, pids: () => (withChildren ? [pid, ...childrenOf(pid)] : [pid]), sampleRss: true };
     if (index >= 0) this.watched[index] = entry;
     else this.watched.push(entry);
   }
