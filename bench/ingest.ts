@@ -942,6 +942,19 @@ async function main(): Promise<void> {
   };
   log(`database ${resources.databaseName}, Redis prefix ${resources.redisPrefix}`);
   const nodeArgs = (name: string) => resources.profileArgs(name, options.profileDir);
+  /** Keeps `child` for cleanup and waits until `ready`; a failure shows its last output lines. */
+  const started = async (
+    child: Child,
+    ready: () => boolean | Promise<boolean>,
+    what: string,
+    everyMs: number,
+  ) => {
+    resources.children.push(child);
+    await waitFor(ready, what, 90_000, everyMs).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${child.tail.slice(-20).join('\n')}`);
+    });
+    return child;
+  };
   const launchApi = async () => {
     const main = 'dist/apps/api/src/main.js';
     const args =
@@ -952,17 +965,13 @@ async function main(): Promise<void> {
       cwd: options.appRoot,
       env,
     });
-    resources.children.push(child);
     // At warn the api's `ready` (info) is not logged: its health answer says the same.
-    await waitFor(
+    return started(
+      child,
       async () => isRunning(child) && (await healthy(apiPort)),
       'the api to answer its health check',
-      90_000,
       50,
-    ).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${child.tail.slice(-20).join('\n')}`);
-    });
-    return child;
+    );
   };
   let api = await launchApi();
   // The ingestor logs at info: its `ready` line and its outcome tally (`mqtt telemetry summary`).
@@ -972,16 +981,12 @@ async function main(): Promise<void> {
       env: { ...env, LOG_LEVEL: 'info' },
       keep: ['ready', 'mqtt telemetry summary'],
     });
-    resources.children.push(child);
-    await waitFor(
+    return started(
+      child,
       () => child.kept.some((line) => line.msg === 'ready'),
       'the ingestor ready line',
-      90_000,
       10,
-    ).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${child.tail.slice(-20).join('\n')}`);
-    });
-    return child;
+    );
   };
   const ingestor = await launchIngestor();
   log(`api :${apiPort} and ingestor :${ingestorPort} (broker :${mqttPort}) ready`);

@@ -377,6 +377,29 @@ async function watchRows(
  * tallied outcomes, tally's stored = new rows, every acknowledged message a row, nothing failed
  * or left unacknowledged.
  */
+/** What every MQTT run reports of its connections and publishes. */
+function publishFigures(
+  name: string,
+  connections: number,
+  connected: { ms: number; connected: number; failures: string[] },
+  stats: FleetPublishStats,
+) {
+  return {
+    name,
+    connections,
+    connectSeconds: round(connected.ms / 1000, 2),
+    connected: connected.connected,
+    connectFailures: connected.failures,
+    sent: stats.sent,
+    acked: stats.acked,
+    failed: stats.failed,
+    unacked: stats.unacked.length,
+    ackLatencyMs: latencySummary(stats.ackLatencies),
+    maxLagMs: stats.maxLagMs,
+    publishSeconds: round(Math.max(0.001, (stats.lastPublishAt - stats.firstPublishAt) / 1000), 2),
+  };
+}
+
 async function mqttAccounting(
   ctx: FleetContext,
   stats: FleetPublishStats,
@@ -489,27 +512,16 @@ async function forwardersRun(
   await worker.close();
   const tally = stop ? await stop() : undefined;
   const stored = bare ? 0 : (await ctx.totalRows()) - baseline;
-  const publishSeconds = Math.max(0.001, (stats.lastPublishAt - stats.firstPublishAt) / 1000);
+  const figures = publishFigures(name, ctx.options.forwarders, connected, stats);
   const storedSeconds = Math.max(
     0.001,
     ((rows?.lastGrowthAt ?? stats.lastAckAt) - stats.firstPublishAt) / 1000,
   );
   const accounting = await mqttAccounting(ctx, stats, stored, tally, bare);
   return {
-    name,
-    connections: ctx.options.forwarders,
-    connectSeconds: round(connected.ms / 1000, 2),
-    connected: connected.connected,
-    connectFailures: connected.failures,
-    sent: stats.sent,
-    acked: stats.acked,
-    failed: stats.failed,
-    unacked: stats.unacked.length,
+    ...figures,
     unackedStored: accounting.unackedStored,
     ackedNotStored: accounting.ackedNotStored,
-    ackLatencyMs: latencySummary(stats.ackLatencies),
-    maxLagMs: stats.maxLagMs,
-    publishSeconds: round(publishSeconds, 2),
     stored,
     storedPerSecond: round((bare ? stats.acked : stored) / storedSeconds),
     peakPerSecond: rows?.peakPerSecond ?? round(stats.acked / storedSeconds),
@@ -633,27 +645,16 @@ async function devicesRun(
   const notSeen = clock ? await clock.finish(10_000) : 0;
   const spent = usage.end();
   const stored = bare ? 0 : (await ctx.totalRows()) - baseline;
-  const publishSeconds = Math.max(0.001, (stats.lastPublishAt - stats.firstPublishAt) / 1000);
+  const figures = publishFigures(name, sources.length, connected, stats);
   const commit = clock ? latencySummary(clock.latencies) : undefined;
   return {
     worker,
     stats,
     baseline,
     run: {
-      name,
-      connections: sources.length,
-      connectSeconds: round(connected.ms / 1000, 2),
-      connected: connected.connected,
-      connectFailures: connected.failures,
-      sent: stats.sent,
-      acked: stats.acked,
-      failed: stats.failed,
-      unacked: stats.unacked.length,
-      ackLatencyMs: latencySummary(stats.ackLatencies),
-      maxLagMs: stats.maxLagMs,
-      publishSeconds: round(publishSeconds, 2),
+      ...figures,
       stored,
-      storedPerSecond: round((bare ? stats.acked : stored) / publishSeconds),
+      storedPerSecond: round((bare ? stats.acked : stored) / figures.publishSeconds),
       peakPerSecond: rows?.peakPerSecond ?? 0,
       commitLatencyMs: commit && { ...commit, sampled: clock!.latencies.length + notSeen, notSeen },
       usage: spent,
@@ -661,16 +662,16 @@ async function devicesRun(
   };
 }
 
-/**
- * With the devices connected: stops the broker (SIGTERM, as a deploy or restart does), starts it
- * again, and times until every device is connected again. `during` runs alongside (the webhook).
- */
 /** Ends `child` at once, as a crash or the kernel's OOM killer would. */
 async function kill(child: Child): Promise<void> {
   child.process.kill('SIGKILL');
   await child.exited;
 }
 
+/**
+ * With the devices connected: stops the broker (`stopBroker`: SIGTERM as a deploy does, or
+ * SIGKILL as a crash), starts it again, and times until every device is connected again.
+ */
 async function stormRun(
   worker: FleetWorker,
   signal: 'SIGTERM' | 'SIGKILL',

@@ -198,9 +198,10 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
       maxClientsIdLength: MAX_CLIENT_ID_LENGTH,
       authenticate: (client, username, password, done) => {
         const credentials = { username: username ?? '', password: password?.toString('utf8') ?? '' };
-        const refusal = this.refusalBeforeLookup(client.id, credentials.username);
-        if (refusal) return done(refusal, false);
+        // The ingestor's own account costs no lookup: neither counted nor made to wait.
         const ingestor = this.isIngestor(credentials.username);
+        const refusal = ingestor ? undefined : this.refusalBeforeLookup(client.id);
+        if (refusal) return done(refusal, false);
         const turn = ingestor ? Promise.resolve() : this.checks.take();
         if (!turn) {
           this.logger.debug({ clientId: client.id }, 'MQTT connect refused: too many waiting to be checked');
@@ -283,12 +284,11 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * A CONNECT refused without looking anything up: too many from this client id lately. The
-   * ingestor's account costs no lookup, so it is not counted (nor can another client's attempts
-   * under the ingestor's client id lock it out).
+   * A device's CONNECT refused without looking anything up: too many from this client id lately.
+   * (The ingestor's account is never counted, so another client's attempts under its client id
+   * cannot lock it out.)
    */
-  private refusalBeforeLookup(clientId: string, username: string): ConnectRefused | undefined {
-    if (this.isIngestor(username)) return undefined;
+  private refusalBeforeLookup(clientId: string): ConnectRefused | undefined {
     if (!this.connectAttempts.admit(clientId)) {
       this.logger.debug({ clientId }, 'MQTT connect refused: too many attempts from this client id');
       return new ConnectRefused(SERVER_UNAVAILABLE);
