@@ -15,7 +15,7 @@ export class MailService implements OnApplicationShutdown {
   async sendVerificationCode(to: string, code: string): Promise<void> {
     const minutes = this.config.verificationCodeTtlMinutes;
     if (!this.transport) {
-      // Development mode, as documented: no SMTP server, so the code goes to the log.
+      // Development mode (README, Configuration: `SMTP_URL`): no SMTP server, so the code goes to the log.
       this.logger.log(`SMTP_URL is unset; verification code for ${to}: ${code}`);
       return;
     }

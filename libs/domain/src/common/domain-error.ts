@@ -57,7 +57,10 @@ export class ConflictError extends DomainError {
   }
 }
 
-/** A rate limit reached: the caller may try again in `retryAfterSeconds` (an integer, at least 1). */
+/**
+ * A dependency or a capacity is unavailable for now (503): the caller may try again, in
+ * `retryAfterSeconds` (an integer, at least 1) when the answer knows when.
+ */
 export class ServiceUnavailableError extends DomainError {
   constructor(message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
     super('unavailable', message, options);

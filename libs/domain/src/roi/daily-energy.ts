@@ -18,7 +18,7 @@ export interface DailyEnergy {
 }
 
 /**
- * Energy per UTC day (README "Return on investment"). The day's largest `dailyEnergyProduced`
+ * Energy per UTC day (docs/roi.md). The day's largest `dailyEnergyProduced`
  * wins. A day without that counter falls back on the cumulative
  * `totalEnergyProduced`: its rise since the previous calendar day's last (largest) reading, which
  * also counts what was produced between that reading and midnight; without a reading the day

@@ -23,8 +23,7 @@ export interface RoiInput {
 }
 
 /**
- * The ROI summary; every formula is written out in the README, "Return on
- * investment". Sums run on unrounded values; only the answer is rounded (money to 2 decimals,
+ * The ROI summary; every formula is written out in docs/roi.md. Sums run on unrounded values; only the answer is rounded (money to 2 decimals,
  * energy to 3, prices to 6, percentage and years to 2).
  */
 export function calculateRoi(input: RoiInput): RoiSummary {

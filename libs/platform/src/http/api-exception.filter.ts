@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { errorReply } from './error-response';
 
-/** The one global filter: every error leaves in the documented error format; a 500 reveals nothing. */
+/** The one global filter: every error leaves in the error format of docs/api.md, "Errors"; a 500 reveals nothing. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');

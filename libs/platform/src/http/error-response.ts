@@ -163,7 +163,7 @@ function httpExceptionMessage(exception: HttpException): string {
 }
 
 /**
- * What an error answers: its documented error response, or, for an unexpected error, a 500 that
+ * What an error answers: its error response (docs/api.md, "Errors"), or, for an unexpected error, a 500 that
  * reveals nothing but the request's id (the caller logs the error itself).
  */
 export function errorReply(exception: unknown, requestId: unknown): ErrorResponse & { unexpected: boolean } {

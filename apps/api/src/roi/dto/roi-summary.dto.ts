@@ -10,7 +10,7 @@ export class RoiDayDto implements RoiDay {
   @ApiProperty({ description: 'A forecast day, not counted in the totals' }) isPrediction!: boolean;
 }
 
-/** Return-on-investment summary of a source; the formulas are in the README, "Return on investment". */
+/** Return-on-investment summary of a source; the formulas are in docs/roi.md. */
 export class RoiSummaryDto implements RoiSummary {
   @ApiProperty({ description: 'Measured days only' }) totalEnergyProducedKwh!: number;
   @ApiProperty({ description: 'Measured days only' }) totalSavings!: number;
