@@ -196,6 +196,38 @@ describe('weather', () => {
     expect(rows.daily.every((row) => (row.fetched_at as Date).getTime() === NOW.getTime())).toBe(true);
   });
 
+  it('a source that moves gets the new place’s forecast on its next read, not the stored one', async () => {
+    const source = await createSource();
+    await getWeather(source.id).expect(200);
+    const moved = { latitude: source.latitude + 10, longitude: LONGITUDE + 1 };
+    await http.put(`/api/sunsources/${source.id}`).set('Cookie', owner.cookie).send(moved).expect(200);
+
+    const response = await getWeather(source.id).expect(200);
+    expect(response.body).toEqual(recordsOf(source.id, fake.bodyFor(moved)));
+    expect(response.body).not.toEqual(recordsOf(source.id, fake.bodyFor(source)));
+    expect(fake.requestsFor(moved.latitude)).toHaveLength(1);
+    const rows = await storedRows(source.id);
+    expect(rows.daily).toHaveLength(8);
+    expect(
+      rows.daily.every((row) => row.latitude === moved.latitude && row.longitude === moved.longitude),
+    ).toBe(true);
+
+    // Stored again for the new place: the next read answers from the database.
+    expect((await getWeather(source.id).expect(200)).body).toEqual(response.body);
+    expect(fake.requestsFor(moved.latitude)).toHaveLength(1);
+    expect(fake.requestsFor(source.latitude)).toHaveLength(1);
+  });
+
+  it('a moved source whose new place cannot be fetched answers 503, not the old place’s forecast', async () => {
+    const source = await createSource();
+    await getWeather(source.id).expect(200);
+    const moved = { latitude: source.latitude + 10 };
+    await http.put(`/api/sunsources/${source.id}`).set('Cookie', owner.cookie).send(moved).expect(200);
+    fake.answerWith('http-500', moved);
+
+    expect((await getWeather(source.id).expect(503)).body).toEqual(UNAVAILABLE);
+  });
+
   it('reads `weathercode`, the name older API versions answer with', async () => {
     const source = await createSource();
     fake.reset({ legacyWeatherCodeName: true });

@@ -7,6 +7,7 @@ import { CreateSourceSharing1764500000000 } from './1764500000000-create-source-
 import { CreateForecasts1764600000000 } from './1764600000000-create-forecasts';
 import { CreateTelemetryHourly1764700000000 } from './1764700000000-create-telemetry-hourly';
 import { AddUserSessionGeneration1764810000000 } from './1764810000000-add-user-session-generation';
+import { AddWeatherCoordinates1764850000000 } from './1764850000000-add-weather-coordinates';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   CreateForecasts1764600000000,
   CreateTelemetryHourly1764700000000,
   AddUserSessionGeneration1764810000000,
+  AddWeatherCoordinates1764850000000,
 ];

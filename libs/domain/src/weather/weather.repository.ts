@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Coordinates } from './open-meteo-format';
 import { WeatherDay, WeatherForecast, WeatherHour } from './weather-forecast';
 
 /** A stored day, with the identity the api shows. */
@@ -30,17 +31,24 @@ export class WeatherRepository {
 
   /**
    * Upserts every day and hour of one answer in one transaction: a failure leaves what was
-   * stored before untouched. Rows the answer does not mention (past days) are kept.
+   * stored before untouched. Rows the answer does not mention (past days) are kept. The days
+   * remember `place`, the coordinates they were fetched for.
    */
-  async save(sunSourceId: string, forecast: WeatherForecast, fetchedAt: Date): Promise<void> {
+  async save(
+    sunSourceId: string,
+    forecast: WeatherForecast,
+    place: Coordinates,
+    fetchedAt: Date,
+  ): Promise<void> {
     const { days, hours } = forecast;
     await this.dataSource.transaction(async (manager) => {
       await manager.query(
         `INSERT INTO weather_daily (sun_source_id, date, temperature_max, temperature_min,
                 shortwave_radiation_sum, weather_code, uv_index_max, precipitation_sum, sunrise, sunset,
-                utc_offset_seconds, timezone, fetched_at)
+                utc_offset_seconds, timezone, fetched_at, latitude, longitude)
          SELECT $1::uuid, d.date, d.temperature_max, d.temperature_min, d.shortwave_radiation_sum,
-                d.weather_code, d.uv_index_max, d.precipitation_sum, d.sunrise, d.sunset, $11, $12, $13
+                d.weather_code, d.uv_index_max, d.precipitation_sum, d.sunrise, d.sunset, $11, $12, $13,
+                $14, $15
            FROM unnest($2::date[], $3::float8[], $4::float8[], $5::float8[], $6::smallint[], $7::float8[],
                        $8::float8[], $9::timestamp[], $10::timestamp[])
                 AS d (date, temperature_max, temperature_min, shortwave_radiation_sum, weather_code,
@@ -56,7 +64,9 @@ export class WeatherRepository {
                 sunset = EXCLUDED.sunset,
                 utc_offset_seconds = EXCLUDED.utc_offset_seconds,
                 timezone = EXCLUDED.timezone,
-                fetched_at = EXCLUDED.fetched_at`,
+                fetched_at = EXCLUDED.fetched_at,
+                latitude = EXCLUDED.latitude,
+                longitude = EXCLUDED.longitude`,
         [
           sunSourceId,
           days.map((day) => day.date),
@@ -71,6 +81,8 @@ export class WeatherRepository {
           forecast.utcOffsetSeconds,
           forecast.timezone,
           fetchedAt,
+          place.latitude,
+          place.longitude,
         ],
       );
       await manager.query(
@@ -107,8 +119,14 @@ export class WeatherRepository {
   /**
    * Up to `limit` days from "today at the source" on, ascending. Today is `now` shifted by the
    * offset the provider applied to the stored days, so it is the same calendar they are in.
+   * Only days fetched for `place` count (or stored before days kept their place).
    */
-  upcomingDays(sunSourceId: string, now: Date, limit: number): Promise<StoredWeatherDay[]> {
+  upcomingDays(
+    sunSourceId: string,
+    place: Coordinates,
+    now: Date,
+    limit: number,
+  ): Promise<StoredWeatherDay[]> {
     return this.dataSource.query(
       `SELECT id, sun_source_id AS "sunSourceId", to_char(date, 'YYYY-MM-DD') AS date,
               temperature_max AS "temperatureMax", temperature_min AS "temperatureMin",
@@ -119,9 +137,10 @@ export class WeatherRepository {
          FROM weather_daily
         WHERE sun_source_id = $1
           AND date >= (($2::timestamptz AT TIME ZONE 'UTC') + make_interval(secs => utc_offset_seconds))::date
+          AND (latitude IS NULL OR (latitude = $4 AND longitude = $5))
         ORDER BY date
         LIMIT $3`,
-      [sunSourceId, now, limit],
+      [sunSourceId, now, limit, place.latitude, place.longitude],
     );
   }
 

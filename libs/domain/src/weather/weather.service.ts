@@ -34,8 +34,9 @@ export class WeatherService {
   ) {}
 
   /**
-   * The next 8 days at the source (from its local today). When none are stored — a new source,
-   * or one whose last forecast has run out — it is fetched once first.
+   * The next 8 days at the source (from its local today). When none are stored for its current
+   * coordinates — a new source, one whose last forecast has run out, or one that has moved — it
+   * is fetched once first.
    */
   async forecast(ownerId: string, sunSourceId: string): Promise<WeatherRecord[]> {
     return this.forecastOf(await this.findOwned(ownerId, sunSourceId));
@@ -44,7 +45,7 @@ export class WeatherService {
   /** `forecast` without the ownership check (public sharing checked what it may show). */
   async forecastOf(source: WeatherSource): Promise<WeatherRecord[]> {
     const coordinates = this.requireCoordinates(source);
-    const stored = await this.weather.upcomingDays(source.id, this.clock.now(), FORECAST_DAYS);
+    const stored = await this.weather.upcomingDays(source.id, coordinates, this.clock.now(), FORECAST_DAYS);
     if (stored.length > 0) return stored;
     return this.fetchAndStore(source.id, coordinates);
   }
@@ -72,14 +73,14 @@ export class WeatherService {
   private async fetchAndStore(sunSourceId: string, coordinates: Coordinates): Promise<WeatherRecord[]> {
     try {
       const forecast = await this.provider.fetchForecast(coordinates);
-      await this.weather.save(sunSourceId, forecast, this.clock.now());
+      await this.weather.save(sunSourceId, forecast, coordinates, this.clock.now());
     } catch (error) {
       if (error instanceof WeatherProviderUnavailableError) {
         this.logger.warn({ sunSourceId, reason: error.reason }, 'weather provider unavailable');
       }
       throw error;
     }
-    return this.weather.upcomingDays(sunSourceId, this.clock.now(), FORECAST_DAYS);
+    return this.weather.upcomingDays(sunSourceId, coordinates, this.clock.now(), FORECAST_DAYS);
   }
 
   private async findOwned(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {
