@@ -3,9 +3,9 @@ import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiProduces,
   ApiTags,
-  ApiOperation,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';

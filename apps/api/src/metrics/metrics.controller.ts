@@ -13,9 +13,9 @@ import {
   ApiBody,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   getSchemaPath,
-  ApiOperation,
 } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
 import { EncodedJson } from '@solar/database';

@@ -16,8 +16,8 @@ import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
-  ApiTags,
   ApiOperation,
+  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';

@@ -4,8 +4,8 @@ import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
-  ApiTags,
   ApiOperation,
+  ApiTags,
 } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { KwhPricesService, RoiService } from '@solar/domain';

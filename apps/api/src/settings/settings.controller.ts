@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiParam, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { BadRequestError, SettingsService } from '@solar/domain';
 import { SettingDto } from './dto/setting.dto';

@@ -2,9 +2,9 @@ import { Controller, Get, Param, ParseUUIDPipe, Query, StreamableFile, UseGuards
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
-  ApiOperation,
 } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@solar/auth';

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser, Omni } from '@solar/auth';
 import { EncodedJson } from '@solar/database';
 import { Clock } from '@solar/domain';

@@ -15,9 +15,9 @@ import {
   ApiConsumes,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiTags,
-  ApiOperation,
 } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { BadRequestError, ImageStore, MAX_IMAGE_BYTES } from '@solar/domain';

@@ -3,9 +3,9 @@ import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
-  ApiOperation,
 } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { WeatherService } from '@solar/domain';

@@ -6,12 +6,12 @@ import {
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiSecurity,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
-  ApiOperation,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '@solar/auth';
