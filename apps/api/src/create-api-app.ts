@@ -42,7 +42,7 @@ export async function configureApiApp(app: INestApplication, config: AppConfig):
       now: () => clock.now().getTime(),
     }),
   );
-  setupOpenApi(app);
+  setupOpenApi(app, config);
   answerWebhookDevicesFirst(app, config);
   await app.init();
   app.flushLogs();

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { createTestEnvironment, TestEnvironment } from '@solar/testing';
+import { buildOpenApiDocument } from '../src/openapi-file';
 import { Http, startApi } from './support/api-harness';
 
 describe('OpenAPI document and HTTP defaults', () => {
@@ -110,9 +111,17 @@ describe('OpenAPI document and HTTP defaults', () => {
         user: expect.any(Object),
       }),
     );
-    expect(body.components.securitySchemes).toEqual(
-      expect.objectContaining({ cookie: expect.objectContaining({ in: 'cookie', name: 'solar.sid' }) }),
-    );
+    expect(body.components.securitySchemes).toEqual({
+      cookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'solar.sid' }),
+      internalKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Internal-API-Key' }),
+      webhookSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Webhook-Secret' }),
+    });
+    expect(body.servers).toEqual([{ url: env.config.publicBaseUrl, description: expect.any(String) }]);
+  });
+
+  it('is the document `npm run openapi` writes without a database or Redis', async () => {
+    const { body } = await http.get('/api/docs-json').expect(200);
+    expect(body).toEqual(await buildOpenApiDocument(env.config));
   });
 
   it('sends security headers and a request id', async () => {

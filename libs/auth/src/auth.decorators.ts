@@ -1,13 +1,49 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiCookieAuth, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ADMIN_ROLES, ALL_ROLES, Role } from '@solar/domain';
 import { AuthenticatedUser } from './authenticated-user';
+import { InternalApiKeyGuard } from './internal-api-key.guard';
 
 export const IS_PUBLIC = 'auth:isPublic';
 export const REQUIRED_ROLES = 'auth:roles';
 
-/** Opens a route to callers without a session (deny is the default). */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Names of the OpenAPI security schemes (the api's document defines them). */
+export const SESSION_SCHEME = 'cookie';
+export const INTERNAL_KEY_SCHEME = 'internalKey';
+
+const withoutSession = () => SetMetadata(IS_PUBLIC, true);
+
+/**
+ * Opens a route (or every route of a controller) to callers without a session (deny is the
+ * default). Documented with the empty security requirement `{}`: no credentials needed.
+ */
+export const Public = () => applyDecorators(withoutSession(), ApiSecurity({}));
+
+/**
+ * Documents what the global session guard enforces on a route or controller not marked
+ * `@Public()`: the session cookie, and 401 without a valid session.
+ */
+export const ApiSessionAuth = () =>
+  applyDecorators(
+    ApiCookieAuth(SESSION_SCHEME),
+    ApiUnauthorizedResponse({ description: 'No valid session' }),
+  );
+
+/** The broker's callbacks: no session, the `X-Internal-API-Key` header instead (401 without it). */
+export const InternalKeyAuth = () =>
+  applyDecorators(
+    withoutSession(),
+    UseGuards(InternalApiKeyGuard),
+    ApiSecurity(INTERNAL_KEY_SCHEME),
+    ApiUnauthorizedResponse({ description: 'Wrong or missing internal key' }),
+  );
 
 /** The caller needs at least one of these roles (403 otherwise). */
 export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);

@@ -6,6 +6,7 @@ export * from './http/api-exception.filter';
 export * from './http/configure-http';
 export * from './http/dto-decorators';
 export * from './http/encoded-json';
+export * from './http/openapi-error-bodies';
 export * from './http/error-response';
 export * from './http/validation';
 export * from './lifecycle/stop-on-signals';

@@ -1,13 +1,33 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AuthenticatedUser, AuthRateLimit, CurrentUser, Public, SessionService } from '@solar/auth';
+import {
+  ApiSessionAuth,
+  AuthenticatedUser,
+  AuthRateLimit,
+  CurrentUser,
+  Public,
+  SessionService,
+} from '@solar/auth';
 import { AccountsService, toUserInfo } from '@solar/domain';
+import { VALIDATION_ERROR_BODY_SCHEMA } from '@solar/platform';
 import { AuthResponseDto, authResponse } from './dto/auth-response.dto';
 import { LoginDto } from './dto/login.dto';
 import { RegisterDto } from './dto/register.dto';
 import { ResendCodeDto } from './dto/resend-code.dto';
 import { VerifyEmailDto } from './dto/verify-email.dto';
+
+/** A failed authentication operation answers an AuthResponse with `success` false; bad input, `{ errors }`. */
+const AuthFailedResponse = (description: string) =>
+  ApiBadRequestResponse({
+    description,
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(AuthResponseDto) },
+        { $ref: getSchemaPath(VALIDATION_ERROR_BODY_SCHEMA) },
+      ],
+    },
+  });
 
 @ApiTags('auth')
 @ApiOkResponse({ type: AuthResponseDto })
@@ -21,8 +41,9 @@ export class AuthController {
   @Public()
   @AuthRateLimit()
   @Post('register')
+  @ApiOperation({ summary: 'Register an account and mail it a verification code' })
   @HttpCode(200)
-  @ApiBadRequestResponse({ description: 'Validation errors, or the e-mail is already registered' })
+  @AuthFailedResponse('Validation errors, or the e-mail is already registered')
   async register(@Body() body: RegisterDto): Promise<AuthResponseDto> {
     await this.accounts.register(body);
     return authResponse('Registration successful. Check your e-mail for the verification code.');
@@ -31,8 +52,9 @@ export class AuthController {
   @Public()
   @AuthRateLimit()
   @Post('verify-email')
+  @ApiOperation({ summary: 'Verify an e-mail address with the mailed code' })
   @HttpCode(200)
-  @ApiBadRequestResponse({ description: 'Invalid or expired code, or the account is locked' })
+  @AuthFailedResponse('Invalid or expired code, or the account is locked')
   async verifyEmail(@Body() body: VerifyEmailDto): Promise<AuthResponseDto> {
     return authResponse('Email verified', await this.accounts.verifyEmail(body.email, body.code));
   }
@@ -40,8 +62,9 @@ export class AuthController {
   @Public()
   @AuthRateLimit()
   @Post('resend-code')
+  @ApiOperation({ summary: 'Mail a new verification code' })
   @HttpCode(200)
-  @ApiBadRequestResponse({ description: 'Rate limit reached, unknown e-mail or already verified' })
+  @AuthFailedResponse('Rate limit reached, unknown e-mail or already verified')
   async resendCode(@Body() body: ResendCodeDto): Promise<AuthResponseDto> {
     await this.accounts.resendCode(body.email);
     return authResponse('A new verification code has been sent');
@@ -50,8 +73,9 @@ export class AuthController {
   @Public()
   @AuthRateLimit()
   @Post('login')
+  @ApiOperation({ summary: 'Log in: start a session (sets the session cookie)' })
   @HttpCode(200)
-  @ApiBadRequestResponse({ description: 'Invalid credentials, e-mail not verified, or account locked' })
+  @AuthFailedResponse('Invalid credentials, e-mail not verified, or account locked')
   async login(@Body() body: LoginDto, @Req() request: Request): Promise<AuthResponseDto> {
     const user = await this.accounts.authenticate(body.email, body.password);
     await this.sessions.start(request, user, body.rememberMe === true);
@@ -59,14 +83,16 @@ export class AuthController {
   }
 
   @Get('me')
-  @ApiCookieAuth()
+  @ApiOperation({ summary: 'The signed-in user' })
+  @ApiSessionAuth()
   me(@CurrentUser() user: AuthenticatedUser): AuthResponseDto {
     return authResponse(null, user);
   }
 
   @Post('logout')
   @HttpCode(200)
-  @ApiCookieAuth()
+  @ApiOperation({ summary: 'Log out: end the session and clear its cookie' })
+  @ApiSessionAuth()
   async logout(
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,

@@ -1,14 +1,14 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiCookieAuth,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import {
   attachmentDisposition,
   EXPORT_CONTENT_TYPES,
@@ -25,7 +25,7 @@ const COLUMNS =
   '(`X-Export-Truncated: true` when the range held more).';
 
 @ApiTags('export')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiBadRequestResponse({
   description: 'Missing or invalid dates, endDate not after startDate, or over 33 days',
 })
@@ -35,6 +35,7 @@ export class ExportController {
   constructor(private readonly telemetryExport: TelemetryExportService) {}
 
   @Get(':sunSourceId/csv')
+  @ApiOperation({ summary: "Export a source's telemetry as CSV" })
   @ApiProduces(EXPORT_CONTENT_TYPES.csv)
   @ApiOkResponse({
     schema: FILE,
@@ -50,6 +51,7 @@ export class ExportController {
   }
 
   @Get(':sunSourceId/excel')
+  @ApiOperation({ summary: "Export a source's telemetry as an Excel workbook" })
   @ApiProduces(EXPORT_CONTENT_TYPES.xlsx)
   @ApiOkResponse({
     schema: FILE,

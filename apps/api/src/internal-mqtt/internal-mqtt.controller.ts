@@ -1,20 +1,18 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { InternalApiKeyGuard, Public } from '@solar/auth';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InternalKeyAuth } from '@solar/auth';
 import { DeviceAuthService } from '@solar/domain';
 import { BrokerAclRequestDto, BrokerAuthRequestDto, BrokerVerdictDto } from './dto/broker-requests.dto';
 
 /** The broker's callbacks: always HTTP 200 with a verdict, as EMQX expects. */
 @ApiTags('internal')
-@ApiHeader({ name: 'X-Internal-API-Key', required: true })
-@ApiUnauthorizedResponse({ description: 'Wrong or missing internal key' })
-@Public()
-@UseGuards(InternalApiKeyGuard)
+@InternalKeyAuth()
 @Controller('api/internal/mqtt')
 export class InternalMqttController {
   constructor(private readonly devices: DeviceAuthService) {}
 
   @Post('auth')
+  @ApiOperation({ summary: 'Broker callback: may this MQTT client connect?' })
   @HttpCode(200)
   @ApiOkResponse({ type: BrokerVerdictDto })
   async auth(@Body() body: BrokerAuthRequestDto): Promise<BrokerVerdictDto> {
@@ -25,6 +23,7 @@ export class InternalMqttController {
   }
 
   @Post('acl')
+  @ApiOperation({ summary: 'Broker callback: may this MQTT client publish to this topic?' })
   @HttpCode(200)
   @ApiOkResponse({ type: BrokerVerdictDto })
   async acl(@Body() body: BrokerAclRequestDto): Promise<BrokerVerdictDto> {

@@ -11,13 +11,13 @@ import {
 } from '@nestjs/common';
 import {
   ApiBody,
-  ApiCookieAuth,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser, Omni } from '@solar/auth';
 import { EncodedJson } from '@solar/database';
 import { SendsEncodedJson, streamedJson } from '@solar/platform';
 import { TelemetryQueries } from '@solar/telemetry';
@@ -26,13 +26,14 @@ import { HistoryQueryDto, TimeRangeQueryDto } from './dto/metrics-queries.dto';
 import { SourceIdListPipe } from './source-id-list.pipe';
 
 @ApiTags('metrics')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @Omni()
 @Controller('api/sunsourcemetrics')
 export class MetricsController {
   constructor(private readonly queries: TelemetryQueries) {}
 
   @Get('faults')
+  @ApiOperation({ summary: 'Latest points of your sources that carry fault or warning codes' })
   @ApiOkResponse({
     type: SunSourceMetricsDto,
     isArray: true,
@@ -43,6 +44,7 @@ export class MetricsController {
   }
 
   @Post('batch/latest')
+  @ApiOperation({ summary: 'Latest point of each of up to 50 of your sources' })
   @HttpCode(200)
   @SendsEncodedJson()
   @ApiBody({ schema: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 50 } })
@@ -58,6 +60,7 @@ export class MetricsController {
   }
 
   @Get(':sunSourceId/latest')
+  @ApiOperation({ summary: 'Latest telemetry point of a source' })
   @ApiOkResponse({ type: SunSourceMetricsDto })
   @ApiNotFoundResponse({ description: 'No such source among yours, or no telemetry yet' })
   latest(
@@ -68,6 +71,7 @@ export class MetricsController {
   }
 
   @Get(':sunSourceId/history')
+  @ApiOperation({ summary: 'Raw telemetry points of a source in a time range' })
   @ApiOkResponse({
     type: SunSourceMetricsDto,
     isArray: true,
@@ -83,6 +87,7 @@ export class MetricsController {
   }
 
   @Get(':sunSourceId/aggregated')
+  @ApiOperation({ summary: 'Hourly aggregates of a source' })
   @ApiOkResponse({
     type: HourlyAggregateDto,
     isArray: true,
@@ -99,6 +104,7 @@ export class MetricsController {
   }
 
   @Get(':sunSourceId/daily-summary')
+  @ApiOperation({ summary: 'Daily (or weekly) summaries of a source' })
   @SendsEncodedJson()
   @ApiOkResponse({
     type: DailySummaryDto,

@@ -12,21 +12,21 @@ import {
   Res,
 } from '@nestjs/common';
 import {
-  ApiCookieAuth,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { PowerGroupsService } from '@solar/domain';
 import { CreatePowerGroupDto, PowerGroupDto, UpdatePowerGroupDto } from './dto/power-group.dto';
 
 @ApiTags('powergroups')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiNotFoundResponse({ description: 'No such group among yours' })
 @Controller('api/powergroups')
 export class PowerGroupsController {
@@ -36,12 +36,14 @@ export class PowerGroupsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'List your Power Groups' })
   @ApiOkResponse({ type: PowerGroupDto, isArray: true })
   list(@CurrentUser() user: AuthenticatedUser): Promise<PowerGroupDto[]> {
     return this.powerGroups.list(user.id);
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get one of your Power Groups' })
   @ApiOkResponse({ type: PowerGroupDto })
   get(
     @CurrentUser() user: AuthenticatedUser,
@@ -51,6 +53,7 @@ export class PowerGroupsController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a Power Group' })
   @ApiCreatedResponse({ type: PowerGroupDto, description: 'With a Location header' })
   async create(
     @CurrentUser() user: AuthenticatedUser,
@@ -67,6 +70,7 @@ export class PowerGroupsController {
   }
 
   @Put(':id')
+  @ApiOperation({ summary: 'Update a Power Group' })
   @ApiOkResponse({ type: PowerGroupDto })
   update(
     @CurrentUser() user: AuthenticatedUser,
@@ -77,6 +81,7 @@ export class PowerGroupsController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a Power Group (its sources stay, ungrouped)' })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted; its sources stay, ungrouped' })
   async delete(

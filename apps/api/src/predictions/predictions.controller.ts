@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiCookieAuth,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { PredictionJobsService } from '@solar/predictions';
 import { PredictionRequestDto } from './dto/prediction-request.dto';
 import {
@@ -20,13 +20,14 @@ import {
 
 /** Training and forecast jobs: started here, run by the scheduler's worker. */
 @ApiTags('predictions')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiNotFoundResponse({ type: PredictionErrorDto, description: 'No such source (or job) among yours' })
 @Controller('api/predictions')
 export class PredictionsController {
   constructor(private readonly jobs: PredictionJobsService) {}
 
   @Post('train')
+  @ApiOperation({ summary: "Start training a source's forecast model" })
   @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
@@ -43,6 +44,7 @@ export class PredictionsController {
   }
 
   @Post('predict')
+  @ApiOperation({ summary: 'Start a 7-day energy forecast of a source' })
   @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
@@ -59,6 +61,7 @@ export class PredictionsController {
   }
 
   @Get('status/:jobId')
+  @ApiOperation({ summary: 'Status of a training or forecast job' })
   @ApiOkResponse({ type: PredictionJobStatusDto, description: 'Kept for 24 hours after its last change' })
   status(
     @CurrentUser() user: AuthenticatedUser,
@@ -68,6 +71,7 @@ export class PredictionsController {
   }
 
   @Get('latest/:sunSourceId')
+  @ApiOperation({ summary: 'Latest energy forecast of a source' })
   @ApiOkResponse({ type: LatestPredictionDto, description: 'The most recent forecast, by creation time' })
   latest(
     @CurrentUser() user: AuthenticatedUser,
@@ -77,6 +81,7 @@ export class PredictionsController {
   }
 
   @Get('model-info/:sunSourceId')
+  @ApiOperation({ summary: "What is known about a source's trained model" })
   @ApiOkResponse({ type: ForecastModelInfoDto })
   modelInfo(
     @CurrentUser() user: AuthenticatedUser,

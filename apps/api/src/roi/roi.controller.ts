@@ -1,19 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiCookieAuth,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { KwhPricesService, RoiService } from '@solar/domain';
 import { CreateKwhPriceDto, KwhPriceHistoryDto, UpdateKwhPriceDto } from './dto/kwh-price.dto';
 import { RoiSummaryDto } from './dto/roi-summary.dto';
 
 @ApiTags('roi')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiNotFoundResponse({ description: 'No such source, or price, among yours' })
 @Controller('api/roi')
 export class RoiController {
@@ -23,6 +23,7 @@ export class RoiController {
   ) {}
 
   @Get(':sunSourceId/prices')
+  @ApiOperation({ summary: "List a source's kWh prices" })
   @ApiOkResponse({ type: KwhPriceHistoryDto, isArray: true, description: 'Ordered by effectiveFrom' })
   listPrices(
     @CurrentUser() user: AuthenticatedUser,
@@ -32,6 +33,7 @@ export class RoiController {
   }
 
   @Post(':sunSourceId/prices')
+  @ApiOperation({ summary: 'Add a kWh price to a source' })
   @HttpCode(200)
   @ApiOkResponse({ type: KwhPriceHistoryDto, description: 'The created price (200, not 201)' })
   @ApiBadRequestResponse({ description: 'Validation errors' })
@@ -44,6 +46,7 @@ export class RoiController {
   }
 
   @Put('prices/:priceId')
+  @ApiOperation({ summary: 'Update a kWh price' })
   @ApiOkResponse({ type: KwhPriceHistoryDto, description: 'The updated price' })
   @ApiBadRequestResponse({ description: 'Validation errors' })
   updatePrice(
@@ -55,6 +58,7 @@ export class RoiController {
   }
 
   @Delete('prices/:priceId')
+  @ApiOperation({ summary: 'Delete a kWh price' })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted' })
   async deletePrice(
@@ -65,6 +69,7 @@ export class RoiController {
   }
 
   @Get(':sunSourceId/calculate')
+  @ApiOperation({ summary: 'Return on investment of a source' })
   @ApiOkResponse({ type: RoiSummaryDto })
   calculate(
     @CurrentUser() user: AuthenticatedUser,

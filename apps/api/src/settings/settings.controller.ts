@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCookieAuth, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { BadRequestError, SettingsService } from '@solar/domain';
 import { SettingDto } from './dto/setting.dto';
 
@@ -9,7 +9,7 @@ const settingTypePipe = new ParseIntPipe({
 });
 
 @ApiTags('settings')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiParam({ name: 'settingType', description: '0 DarkMode, 1 AutoRunPredictions, 2 AutoUpdateWeatherData' })
 @ApiBadRequestResponse({ description: 'Unknown setting type or value' })
 @Controller('api/settings')
@@ -17,6 +17,7 @@ export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
   @Get(':settingType')
+  @ApiOperation({ summary: 'Read one of your settings' })
   @ApiOkResponse({ type: SettingDto, description: 'A setting never written reads as "0"' })
   async get(
     @CurrentUser() user: AuthenticatedUser,
@@ -26,6 +27,7 @@ export class SettingsController {
   }
 
   @Post(':settingType')
+  @ApiOperation({ summary: 'Write one of your settings' })
   @HttpCode(200)
   @ApiOkResponse({ type: SettingDto })
   async set(

@@ -1,5 +1,11 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query, StreamableFile, UseGuards } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@solar/auth';
 import { NOT_SHARED, NotFoundError } from '@solar/domain';
@@ -25,18 +31,21 @@ export class PublicSharingController {
   constructor(private readonly views: PublicSharingService) {}
 
   @Get(':sunSourceId')
+  @ApiOperation({ summary: "A shared source's basic information" })
   @ApiOkResponse({ type: PublicSourceDto })
   source(@Param('sunSourceId', sharedId) id: string): Promise<PublicSourceDto> {
     return this.views.source(id);
   }
 
   @Get(':sunSourceId/metrics')
+  @ApiOperation({ summary: "A shared source's latest telemetry point" })
   @ApiOkResponse({ type: SunSourceMetricsDto })
   metrics(@Param('sunSourceId', sharedId) id: string): Promise<SunSourceMetricsDto> {
     return this.views.latestMetrics(id);
   }
 
   @Get(':sunSourceId/metrics/history')
+  @ApiOperation({ summary: "A shared source's telemetry points in a time range" })
   @ApiOkResponse({
     type: SunSourceMetricsDto,
     isArray: true,
@@ -51,18 +60,21 @@ export class PublicSharingController {
   }
 
   @Get(':sunSourceId/roi')
+  @ApiOperation({ summary: "A shared source's return on investment" })
   @ApiOkResponse({ type: RoiSummaryDto })
   roi(@Param('sunSourceId', sharedId) id: string): Promise<RoiSummaryDto> {
     return this.views.returns(id);
   }
 
   @Get(':sunSourceId/weather')
+  @ApiOperation({ summary: "A shared source's weather forecast" })
   @ApiOkResponse({ type: WeatherRecordDto, isArray: true })
   weather(@Param('sunSourceId', sharedId) id: string): Promise<WeatherRecordDto[]> {
     return this.views.weatherForecast(id);
   }
 
   @Get(':sunSourceId/forecast')
+  @ApiOperation({ summary: "A shared source's latest energy forecast" })
   @ApiOkResponse({ type: LatestPredictionDto, description: 'The latest forecast, as the owner sees it' })
   forecast(@Param('sunSourceId', sharedId) id: string): Promise<LatestPredictionDto> {
     return this.views.forecast(id);

@@ -1,17 +1,18 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Put } from '@nestjs/common';
-import { ApiCookieAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { SharingService } from '@solar/domain';
 import { SharingConfigurationDto, UpdateSharingDto } from './dto/sharing.dto';
 
 @ApiTags('sharing')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiNotFoundResponse({ description: 'No such source among yours' })
 @Controller('api/sharing')
 export class SharingController {
   constructor(private readonly sharing: SharingService) {}
 
   @Get(':sunSourceId')
+  @ApiOperation({ summary: "A source's sharing configuration" })
   @ApiOkResponse({ type: SharingConfigurationDto, description: 'Everything false until set' })
   get(
     @CurrentUser() user: AuthenticatedUser,
@@ -21,6 +22,7 @@ export class SharingController {
   }
 
   @Put(':sunSourceId')
+  @ApiOperation({ summary: 'Change what a source shares publicly' })
   @ApiOkResponse({ type: SharingConfigurationDto })
   update(
     @CurrentUser() user: AuthenticatedUser,

@@ -14,15 +14,15 @@ import {
 } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiCookieAuth,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { SunSourcesService } from '@solar/domain';
 import { CreateSunSourceDto } from './dto/create-sun-source.dto';
@@ -31,7 +31,7 @@ import { MqttApiKeyDto, SunSourceDto, WebhookSecretDto, WebhookUrlDto } from './
 import { UpdateSunSourceDto } from './dto/update-sun-source.dto';
 
 @ApiTags('sunsources')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiNotFoundResponse({ description: 'No such source among yours' })
 @Controller('api/sunsources')
 export class SunSourcesController {
@@ -41,6 +41,7 @@ export class SunSourcesController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'List your Sun Sources' })
   @ApiOkResponse({ type: SunSourceDto, isArray: true })
   list(
     @CurrentUser() user: AuthenticatedUser,
@@ -50,6 +51,7 @@ export class SunSourcesController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get one of your Sun Sources' })
   @ApiOkResponse({ type: SunSourceDto })
   get(
     @CurrentUser() user: AuthenticatedUser,
@@ -60,6 +62,7 @@ export class SunSourcesController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a Sun Source' })
   @ApiCreatedResponse({
     type: SunSourceDto,
     description: 'With its connection details and a Location header',
@@ -76,6 +79,7 @@ export class SunSourcesController {
   }
 
   @Put(':id')
+  @ApiOperation({ summary: 'Update a Sun Source' })
   @ApiOkResponse({ type: SunSourceDto })
   update(
     @CurrentUser() user: AuthenticatedUser,
@@ -86,6 +90,7 @@ export class SunSourcesController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a Sun Source and everything stored for it' })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted with its prices, telemetry, forecasts and weather' })
   async delete(
@@ -96,6 +101,7 @@ export class SunSourcesController {
   }
 
   @Get(':id/webhook-url')
+  @ApiOperation({ summary: 'The URL a Webhook source posts its telemetry to' })
   @ApiOkResponse({ type: WebhookUrlDto })
   async webhookUrl(
     @CurrentUser() user: AuthenticatedUser,
@@ -105,6 +111,7 @@ export class SunSourcesController {
   }
 
   @Post(':id/rotate-secret')
+  @ApiOperation({ summary: "Replace a Webhook source's secret" })
   @HttpCode(200)
   @ApiOkResponse({ type: WebhookSecretDto, description: 'The previous secret stops working at once' })
   async rotateSecret(
@@ -115,6 +122,7 @@ export class SunSourcesController {
   }
 
   @Post(':id/regenerate-mqtt-key')
+  @ApiOperation({ summary: "Replace an MQTT source's key and disconnect its devices" })
   @HttpCode(200)
   @ApiOkResponse({ type: MqttApiKeyDto, description: 'The previous key is invalid at once' })
   async regenerateMqttKey(

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AuthenticatedUser, CostlyRoute, CurrentUser, Omni } from '@solar/auth';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser, Omni } from '@solar/auth';
 import { EncodedJson } from '@solar/database';
 import { Clock } from '@solar/domain';
 import { SendsEncodedJson } from '@solar/platform';
@@ -18,7 +18,7 @@ import {
 } from './dto/telemetry-data.dto';
 
 @ApiTags('telemetry data')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @Omni()
 @Controller('api/sunsourcedata')
 export class TelemetryDataController {
@@ -29,6 +29,7 @@ export class TelemetryDataController {
   ) {}
 
   @Get('report/:sunSourceId')
+  @ApiOperation({ summary: 'Data report of a source for a period' })
   @SendsEncodedJson()
   @ApiOkResponse({ type: TelemetryReportDto })
   report(
@@ -43,6 +44,7 @@ export class TelemetryDataController {
   }
 
   @Post('downsample/:sunSourceId')
+  @ApiOperation({ summary: "Compact a source's telemetry older than 30 days into 5-minute averages" })
   @HttpCode(200)
   @ApiOkResponse({
     type: DownsampleResultDto,
@@ -56,6 +58,7 @@ export class TelemetryDataController {
   }
 
   @Delete('cleanup/:sunSourceId')
+  @ApiOperation({ summary: 'Delete all telemetry of a source' })
   @ApiOkResponse({ type: DeletedCountDto })
   async cleanup(
     @CurrentUser() user: AuthenticatedUser,
@@ -65,6 +68,7 @@ export class TelemetryDataController {
   }
 
   @Get('stats')
+  @ApiOperation({ summary: 'Message counts and latest points of your sources' })
   @CostlyRoute()
   @ApiOkResponse({ type: SourceStatisticsDto, isArray: true })
   stats(@CurrentUser() user: AuthenticatedUser): Promise<SourceStatisticsDto[]> {
@@ -72,6 +76,7 @@ export class TelemetryDataController {
   }
 
   @Get('count/:sunSourceId')
+  @ApiOperation({ summary: 'Number of stored telemetry points of a source' })
   @CostlyRoute()
   @ApiOkResponse({ type: CountDto })
   async count(
@@ -82,6 +87,7 @@ export class TelemetryDataController {
   }
 
   @Get('size/:sunSourceId')
+  @ApiOperation({ summary: "Estimated storage size of a source's telemetry" })
   @CostlyRoute()
   @ApiOkResponse({ type: SizeDto })
   async size(
@@ -92,6 +98,7 @@ export class TelemetryDataController {
   }
 
   @Get('raw/:sunSourceId')
+  @ApiOperation({ summary: 'Raw payloads of a source as received' })
   @ApiOkResponse({ type: RawPayloadDto, isArray: true, description: 'Newest first' })
   raw(
     @CurrentUser() user: AuthenticatedUser,

@@ -13,13 +13,13 @@ import {
   ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
-  ApiCookieAuth,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuthenticatedUser, CurrentUser } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
 import { BadRequestError, ImageStore, MAX_IMAGE_BYTES } from '@solar/domain';
 import { DeleteImageQueryDto } from './dto/delete-image-query.dto';
 import { ImageUrlDto, UploadMessageDto } from './dto/upload-responses.dto';
@@ -34,12 +34,13 @@ const SINGLE_IMAGE = FileInterceptor('file', {
 const requiredFile = new ParseFilePipe({ exceptionFactory: () => new BadRequestError('file is required') });
 
 @ApiTags('upload')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @Controller('api/upload')
 export class UploadController {
   constructor(private readonly images: ImageStore) {}
 
   @Post('image')
+  @ApiOperation({ summary: 'Upload an image (source icon, group logo)' })
   @HttpCode(200)
   @UseInterceptors(ImageSizeLimitInterceptor, SINGLE_IMAGE)
   @ApiConsumes('multipart/form-data')
@@ -65,6 +66,7 @@ export class UploadController {
   }
 
   @Delete('image')
+  @ApiOperation({ summary: 'Delete one of your uploaded images' })
   @ApiOkResponse({ type: UploadMessageDto })
   @ApiBadRequestResponse({ description: 'url is missing or not an absolute http(s) URL' })
   @ApiNotFoundResponse({ description: "No such image among the caller's own" })

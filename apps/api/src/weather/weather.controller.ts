@@ -1,18 +1,18 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiCookieAuth,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
+import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { WeatherService } from '@solar/domain';
 import { WeatherErrorDto, WeatherRecordDto } from './dto/weather-record.dto';
 
 @ApiTags('weather')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiBadRequestResponse({ type: WeatherErrorDto, description: 'Source needs latitude and longitude' })
 @ApiNotFoundResponse({ type: WeatherErrorDto, description: 'No such source among yours' })
 @ApiServiceUnavailableResponse({
@@ -24,6 +24,7 @@ export class WeatherController {
   constructor(private readonly weather: WeatherService) {}
 
   @Get(':sunSourceId')
+  @ApiOperation({ summary: 'Weather forecast at a source for the next 8 days' })
   @ApiOkResponse({
     type: WeatherRecordDto,
     isArray: true,
@@ -37,6 +38,7 @@ export class WeatherController {
   }
 
   @Post(':sunSourceId/refresh')
+  @ApiOperation({ summary: "Fetch a source's weather forecast afresh" })
   @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({ type: WeatherRecordDto, isArray: true, description: 'The next 8 days, freshly fetched' })

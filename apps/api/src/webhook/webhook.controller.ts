@@ -6,7 +6,9 @@ import {
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiPayloadTooLargeResponse,
+  ApiSecurity,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
@@ -16,6 +18,9 @@ import { Public } from '@solar/auth';
 import { Clock, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
 import { TelemetryIntake } from '@solar/telemetry';
 import { answerWebhook, WebhookAcceptedDto } from './webhook-reply';
+
+/** The OpenAPI security scheme of the `X-Webhook-Secret` signature (the api's document defines it). */
+export const WEBHOOK_SIGNATURE_SCHEME = 'webhookSignature';
 
 const sourceIdPipe = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundError(SUN_SOURCE_NOT_FOUND) });
 
@@ -29,16 +34,12 @@ export class WebhookController {
 
   @Public()
   @Post('sunsource/:sunSourceId')
+  @ApiOperation({ summary: "Receive a Webhook source's telemetry" })
   @HttpCode(200)
   @ApiBody({
     description: 'Telemetry JSON (telemetry field names or aliases) with the secret as `key`, at most 64 KB',
   })
-  @ApiHeader({
-    name: 'X-Webhook-Secret',
-    required: false,
-    description:
-      'Hex HMAC-SHA256, in place of `key`: of the raw body, or with X-Webhook-Timestamp of `{timestamp}.{raw body}`',
-  })
+  @ApiSecurity(WEBHOOK_SIGNATURE_SCHEME)
   @ApiHeader({
     name: 'X-Webhook-Timestamp',
     required: false,

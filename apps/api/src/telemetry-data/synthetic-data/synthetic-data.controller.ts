@@ -1,18 +1,18 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import {
-  ApiCookieAuth,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { AdminPlus, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
+import { AdminPlus, ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
 import { SyntheticTelemetryService } from '@solar/telemetry';
 import { GeneratedDto, LiveGeneratorStatusDto } from './dto/synthetic-data.dto';
 
 /** Debug operations on synthetic telemetry: Admin+ only, on the caller's own sources. */
 @ApiTags('sunsourcedata')
-@ApiCookieAuth()
+@ApiSessionAuth()
 @ApiForbiddenResponse({ description: 'The caller is neither Admin nor Overseer' })
 @ApiNotFoundResponse({ description: 'No such source among yours' })
 @AdminPlus()
@@ -21,6 +21,7 @@ export class SyntheticDataController {
   constructor(private readonly synthetic: SyntheticTelemetryService) {}
 
   @Post('generate/:sunSourceId')
+  @ApiOperation({ summary: 'Generate 30 days of synthetic telemetry for a source' })
   @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
@@ -35,6 +36,7 @@ export class SyntheticDataController {
   }
 
   @Post('process/start/:sunSourceId')
+  @ApiOperation({ summary: 'Start a live generator of synthetic telemetry' })
   @CostlyRoute()
   @HttpCode(200)
   @ApiOkResponse({
@@ -49,6 +51,7 @@ export class SyntheticDataController {
   }
 
   @Post('process/stop/:sunSourceId')
+  @ApiOperation({ summary: 'Stop the live generator' })
   @HttpCode(200)
   @ApiOkResponse({ type: LiveGeneratorStatusDto })
   stop(
@@ -59,6 +62,7 @@ export class SyntheticDataController {
   }
 
   @Get('process/status/:sunSourceId')
+  @ApiOperation({ summary: 'Status of the live generator' })
   @ApiOkResponse({ type: LiveGeneratorStatusDto })
   status(
     @CurrentUser() user: AuthenticatedUser,
