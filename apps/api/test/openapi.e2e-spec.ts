@@ -110,7 +110,7 @@ describe('OpenAPI document and HTTP defaults', () => {
       '/api/sharing/public/{sunSourceId}/forecast/accuracy',
     ]) {
       expect(body.paths[path].get.description).toContain(
-        'daytime hour: the mean solar elevation over the hour is above 0°',
+        '- daytime hour: the mean solar elevation over the hour (6 evenly spaced instants) is above 0°',
       );
     }
     expect(body.components.schemas.ForecastAccuracyDto.properties.normalizedBy.enum).toEqual([

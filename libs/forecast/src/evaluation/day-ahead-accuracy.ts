@@ -42,13 +42,21 @@ export const DAY_HOURS = 24;
  */
 export type ForecastModelKind = 'learned' | 'baseline' | 'physics';
 
-/** The product's definitions beyond `SOLAR_ACCURACY_DEFINITIONS`, one line each. */
+/**
+ * The definitions the product's accuracy scores follow, one line each (a line starting with two
+ * spaces continues the one before): the benchmark's, then what scoring a running source adds.
+ */
 export const DAY_AHEAD_ACCURACY_DEFINITIONS: readonly string[] = [
   ...SOLAR_ACCURACY_DEFINITIONS,
   'day: a UTC day; the day-ahead forecast of day D is the last forecast issued during D − 1 (UTC)',
-  'load RMSE / MAE (W) over every hour of D with a measured load; load skill is against the 14-day same-hour profile',
+  'a day whose day before has no clear-sky index has no smart persistence, and so no solar score',
+  'without an installed capacity, solar errors are in W only (nRMSE and nMAE are null)',
+  'physics: the untrained physics-only forecast, made from the same inputs at the same moment',
+  'load RMSE / MAE (W) over every hour of D with a measured load; its skill is against the',
+  '  14-day same-hour profile (the physics-only forecast’s load)',
   'battery SoC MAE (percentage points) over every hour of D with a measured state of charge',
-  'overall: every scored hour of every scored day counts once',
+  '  (the forecast’s state at the end of the hour against the hour’s mean)',
+  'overall: every scored hour of every scored day counts once (not a mean of daily figures)',
 ];
 
 /** One hour of a kept day-ahead forecast. Powers in W, state of charge in %. */

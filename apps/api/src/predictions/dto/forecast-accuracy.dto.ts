@@ -4,6 +4,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import {
   AccuracyScore,
   BatteryScore,
+  DAY_AHEAD_ACCURACY_DEFINITIONS,
   ForecastModelKind,
   LoadScore,
   SolarScore,
@@ -15,25 +16,12 @@ const MODEL_KINDS: ForecastModelKind[] = ['learned', 'baseline', 'physics'];
 
 /** How the accuracy endpoints describe themselves in the OpenAPI document. */
 export const FORECAST_ACCURACY_DESCRIPTION = [
-  'How good the day-ahead forecasts of the last `days` UTC days were, per day and overall.',
-  'The day-ahead forecast of day D is the last forecast issued during D − 1 (UTC); each forecast',
-  'job (asked for, or the scheduled one) keeps its next day. A day is scored once it has ended,',
-  'against the hourly means of the telemetry; days without a kept forecast or any measurement',
-  'are left out. Definitions (shared with `npm run bench:forecast`):',
-  '- daytime hour: the mean solar elevation over the hour is above 0°;',
-  '- solar errors over the daytime hours with a forecast, a measurement and a smart-persistence',
-  '  value: RMSE and MAE in W, and nRMSE = RMSE / installed capacity, nMAE = MAE / installed',
-  '  capacity (fractions; null when the source has no capacity: `normalizedBy` is then `watts`);',
-  '- smart persistence: the day before’s clear-sky index (measured energy / the array’s clear-sky',
-  '  energy over its daytime hours, clamped to 0–1.5; missing when those hours hold under 50 % of',
-  '  the clear-sky energy, and then the day has no solar score) × the day’s clear-sky power;',
-  '- physics: the untrained physics-only forecast made from the same inputs at the same time;',
-  '- skill = 1 − RMSE(forecast) / RMSE(reference) over the same hours: 0 is as good as the',
-  '  reference, 1 is perfect, negative is worse; null when the reference is missing or perfect;',
-  '- load: RMSE and MAE in W over every hour with a measured load; skill against the 14-day',
-  '  same-hour profile; battery: MAE of the state of charge in percentage points (the forecast at',
-  '  the end of the hour against the hour’s mean);',
-  '- overall: every scored hour of every scored day counts once.',
+  'How good the day-ahead forecasts of the last `days` UTC days were, per day and overall. Each',
+  'forecast job (asked for, or the scheduled one) keeps its next UTC day; a day is scored once it',
+  'has ended, against the hourly means of the telemetry. Days without a kept forecast or without',
+  'any measurement are left out. Definitions, shared with `npm run bench:forecast`:',
+  '',
+  ...DAY_AHEAD_ACCURACY_DEFINITIONS.map((line) => (line.startsWith('  ') ? line : `- ${line}`)),
 ].join('\n');
 
 /** Query of the accuracy endpoints. */
