@@ -71,8 +71,9 @@ describe('the OpenAPI document', () => {
       ({ ruleId, message, location }) => `${ruleId} at ${location[0]?.pointer}: ${message}`,
     );
     expect(problems).toEqual([]);
-    // The ROI paths the interface fixes, and the health probe without a client error.
-    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 3 });
+    // The ROI paths the interface fixes, the accuracy route beside the job status, and the
+    // health probe without a client error.
+    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 4 });
     expect(lint.status).toBe(0);
   });
 
@@ -95,6 +96,7 @@ describe('the OpenAPI document', () => {
       'GET /api/health',
       'GET /api/sharing/public/{sunSourceId}',
       'GET /api/sharing/public/{sunSourceId}/forecast',
+      'GET /api/sharing/public/{sunSourceId}/forecast/accuracy',
       'GET /api/sharing/public/{sunSourceId}/metrics',
       'GET /api/sharing/public/{sunSourceId}/metrics/history',
       'GET /api/sharing/public/{sunSourceId}/roi',
@@ -104,7 +106,7 @@ describe('the OpenAPI document', () => {
       'POST /api/auth/resend-code',
       'POST /api/auth/verify-email',
     ]);
-    expect(bySecurity([{ cookie: [] }])).toHaveLength(security.length - 14);
+    expect(bySecurity([{ cookie: [] }])).toHaveLength(security.length - 15);
     expect(document.servers).toEqual([
       { url: 'https://solar.example.org', description: 'This deployment (PUBLIC_BASE_URL)' },
     ]);

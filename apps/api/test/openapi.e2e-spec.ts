@@ -101,8 +101,22 @@ describe('OpenAPI document and HTTP defaults', () => {
         'GET /api/predictions/latest/{sunSourceId}',
         'GET /api/predictions/model-info/{sunSourceId}',
         'GET /api/sharing/public/{sunSourceId}/forecast',
+        'GET /api/predictions/{sunSourceId}/accuracy',
+        'GET /api/sharing/public/{sunSourceId}/forecast/accuracy',
       ].sort(),
     );
+    for (const path of [
+      '/api/predictions/{sunSourceId}/accuracy',
+      '/api/sharing/public/{sunSourceId}/forecast/accuracy',
+    ]) {
+      expect(body.paths[path].get.description).toContain(
+        '- daytime hour: the mean solar elevation over the hour (6 evenly spaced instants) is above 0°',
+      );
+    }
+    expect(body.components.schemas.ForecastAccuracyDto.properties.normalizedBy.enum).toEqual([
+      'capacity',
+      'watts',
+    ]);
     expect(body.components.schemas.RegisterDto.required).toEqual(['email', 'password']);
     expect(body.components.schemas.AuthResponseDto.properties).toEqual(
       expect.objectContaining({

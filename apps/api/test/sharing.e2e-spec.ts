@@ -16,6 +16,7 @@ const VIEWS: Array<{ path: (id: string) => string; needs?: keyof Flags }> = [
   { path: (id) => `/api/sharing/public/${id}/roi`, needs: 'shareReturns' },
   { path: (id) => `/api/sharing/public/${id}/weather`, needs: 'shareWeather' },
   { path: (id) => `/api/sharing/public/${id}/forecast`, needs: 'shareForecast' },
+  { path: (id) => `/api/sharing/public/${id}/forecast/accuracy`, needs: 'shareForecast' },
 ];
 
 let address = 0;

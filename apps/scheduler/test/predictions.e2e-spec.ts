@@ -226,6 +226,24 @@ describe('scheduled predictions', () => {
     for (const other of [neverTrained, inactive, unlocated, ...notAsked]) {
       expect(await predictionsOf(other)).toEqual([]);
     }
+    // Its next UTC day is kept as that day's day-ahead forecast, beside the physics-only one
+    // computed in a thread of its own.
+    const dayAhead = await db.query(
+      `SELECT sun_source_id, to_char(date, 'YYYY-MM-DD') AS date, job_id, model,
+              jsonb_array_length(hours) AS hours, jsonb_array_length(previous_day_clear_sky) AS previous
+         FROM day_ahead_forecasts WHERE sun_source_id = ANY($1)`,
+      [[trained, neverTrained, inactive, unlocated, ...notAsked]],
+    );
+    expect(dayAhead.rows).toEqual([
+      {
+        sun_source_id: trained,
+        date: '2026-06-11',
+        job_id: stored.jobId,
+        model: 'learned',
+        hours: 24,
+        previous: 24,
+      },
+    ]);
 
     const records = await scheduledRecords();
     expect([...records.keys()].sort()).toEqual([neverTrained, trained].sort());

@@ -1,3 +1,4 @@
+export * from './accuracy/forecast-accuracy.service';
 export * from './compute/compute-protocol';
 export * from './compute/forecast-compute';
 export * from './compute/in-process-forecast-compute';
@@ -6,6 +7,7 @@ export * from './jobs/prediction-job';
 export * from './jobs/prediction-job.store';
 export * from './jobs/prediction-jobs.service';
 export * from './jobs/prediction-queue';
+export * from './storage/day-ahead-forecast.repository';
 export * from './storage/forecast-model.repository';
 export * from './storage/prediction.repository';
 export * from './forecast-readers.module';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -8,7 +8,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
-import { PredictionJobsService } from '@solar/predictions';
+import { ForecastAccuracyService, PredictionJobsService } from '@solar/predictions';
+import {
+  FORECAST_ACCURACY_DESCRIPTION,
+  ForecastAccuracyDto,
+  ForecastAccuracyQueryDto,
+} from './dto/forecast-accuracy.dto';
 import { PredictionRequestDto } from './dto/prediction-request.dto';
 import {
   ForecastModelInfoDto,
@@ -24,7 +29,10 @@ import {
 @ApiNotFoundResponse({ type: PredictionErrorDto, description: 'No such source (or job) among yours' })
 @Controller('api/predictions')
 export class PredictionsController {
-  constructor(private readonly jobs: PredictionJobsService) {}
+  constructor(
+    private readonly jobs: PredictionJobsService,
+    private readonly accuracyScores: ForecastAccuracyService,
+  ) {}
 
   @Post('train')
   @ApiOperation({ summary: "Start training a source's forecast model" })
@@ -88,5 +96,20 @@ export class PredictionsController {
     @Param('sunSourceId', ParseUUIDPipe) sunSourceId: string,
   ): Promise<ForecastModelInfoDto> {
     return this.jobs.modelInfo(user.id, sunSourceId);
+  }
+
+  @Get(':sunSourceId/accuracy')
+  @ApiOperation({
+    summary: 'Accuracy of the day-ahead forecasts',
+    description: FORECAST_ACCURACY_DESCRIPTION,
+  })
+  @ApiOkResponse({ type: ForecastAccuracyDto })
+  @ApiBadRequestResponse({ description: 'days is not an integer from 1 to 365' })
+  accuracy(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('sunSourceId', ParseUUIDPipe) sunSourceId: string,
+    @Query() query: ForecastAccuracyQueryDto,
+  ): Promise<ForecastAccuracyDto> {
+    return this.accuracyScores.accuracy(user.id, sunSourceId, query.days);
   }
 }

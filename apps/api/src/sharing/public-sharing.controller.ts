@@ -1,5 +1,6 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query, StreamableFile, UseGuards } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -12,6 +13,11 @@ import { NOT_SHARED, NotFoundError } from '@solar/domain';
 import { streamedJson } from '@solar/platform';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';
+import {
+  FORECAST_ACCURACY_DESCRIPTION,
+  ForecastAccuracyDto,
+  ForecastAccuracyQueryDto,
+} from '../predictions/dto/forecast-accuracy.dto';
 import { LatestPredictionDto } from '../predictions/dto/prediction.dto';
 import { RoiSummaryDto } from '../roi/dto/roi-summary.dto';
 import { WeatherRecordDto } from '../weather/dto/weather-record.dto';
@@ -78,5 +84,19 @@ export class PublicSharingController {
   @ApiOkResponse({ type: LatestPredictionDto, description: 'The latest forecast, as the owner sees it' })
   forecast(@Param('sunSourceId', sharedId) id: string): Promise<LatestPredictionDto> {
     return this.views.forecast(id);
+  }
+
+  @Get(':sunSourceId/forecast/accuracy')
+  @ApiOperation({
+    summary: 'Accuracy of the shared day-ahead forecasts (requires shareForecast)',
+    description: FORECAST_ACCURACY_DESCRIPTION,
+  })
+  @ApiOkResponse({ type: ForecastAccuracyDto, description: 'As the owner sees it' })
+  @ApiBadRequestResponse({ description: 'days is not an integer from 1 to 365' })
+  forecastAccuracy(
+    @Param('sunSourceId', sharedId) id: string,
+    @Query() query: ForecastAccuracyQueryDto,
+  ): Promise<ForecastAccuracyDto> {
+    return this.views.forecastAccuracy(id, query.days);
   }
 }

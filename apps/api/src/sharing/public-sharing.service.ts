@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { JsonArrayStream } from '@solar/database';
 import { RoiService, RoiSummary, SharingService, WeatherRecord, WeatherService } from '@solar/domain';
-import { LatestPrediction, PredictionJobsService } from '@solar/predictions';
+import {
+  ForecastAccuracy,
+  ForecastAccuracyService,
+  LatestPrediction,
+  PredictionJobsService,
+} from '@solar/predictions';
 import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
 import { PublicSourceDto } from './dto/sharing.dto';
 
@@ -17,6 +22,7 @@ export class PublicSharingService {
     private readonly roi: RoiService,
     private readonly weather: WeatherService,
     private readonly predictions: PredictionJobsService,
+    private readonly accuracyScores: ForecastAccuracyService,
   ) {}
 
   async source(sunSourceId: string): Promise<PublicSourceDto> {
@@ -59,5 +65,11 @@ export class PublicSharingService {
   async forecast(sunSourceId: string): Promise<LatestPrediction> {
     await this.sharing.sharedSource(sunSourceId, 'shareForecast');
     return this.predictions.latestOf(sunSourceId);
+  }
+
+  /** The accuracy of the day-ahead forecasts, as its owner sees it. */
+  async forecastAccuracy(sunSourceId: string, days: number): Promise<ForecastAccuracy> {
+    const { source } = await this.sharing.sharedSource(sunSourceId, 'shareForecast');
+    return this.accuracyScores.accuracyOf(source, days);
   }
 }

@@ -8,6 +8,7 @@ import { CreateForecasts1764600000000 } from './1764600000000-create-forecasts';
 import { CreateTelemetryHourly1764700000000 } from './1764700000000-create-telemetry-hourly';
 import { AddUserSessionGeneration1764810000000 } from './1764810000000-add-user-session-generation';
 import { AddWeatherCoordinates1764850000000 } from './1764850000000-add-weather-coordinates';
+import { CreateDayAheadForecasts1764900000000 } from './1764900000000-create-day-ahead-forecasts';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   CreateTelemetryHourly1764700000000,
   AddUserSessionGeneration1764810000000,
   AddWeatherCoordinates1764850000000,
+  CreateDayAheadForecasts1764900000000,
 ];

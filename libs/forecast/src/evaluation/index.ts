@@ -1,1 +1,2 @@
 export * from './solar-accuracy';
+export * from './day-ahead-accuracy';

@@ -9,7 +9,14 @@ import {
   SunSourceRepository,
   WeatherService,
 } from '@solar/domain';
-import { Site } from '@solar/forecast';
+import {
+  dayAheadForecast,
+  Forecast,
+  ForecastInput,
+  servedModelKind,
+  Site,
+  TrainedModel,
+} from '@solar/forecast';
 import { ForecastCompute, ForecastComputeError } from '../compute/forecast-compute';
 import {
   MIN_TRAINING_HOURS,
@@ -22,6 +29,7 @@ import {
   queuedRecord,
 } from '../jobs/prediction-job';
 import { PredictionJobStore } from '../jobs/prediction-job.store';
+import { DayAheadForecastRepository } from '../storage/day-ahead-forecast.repository';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';
 import { PredictionHistoryRepository } from '../storage/prediction-history.repository';
 import { PredictionRepository } from '../storage/prediction.repository';
@@ -63,6 +71,7 @@ export class PredictionRunner {
     private readonly history: PredictionHistoryRepository,
     private readonly models: ForecastModelRepository,
     private readonly predictions: PredictionRepository,
+    private readonly dayAhead: DayAheadForecastRepository,
     private readonly store: PredictionJobStore,
     private readonly compute: ForecastCompute,
     private readonly clock: Clock,
@@ -202,9 +211,11 @@ export class PredictionRunner {
     );
 
     progress.report(30, model ? 'Forecasting' : 'Forecasting from solar physics (no trained model)');
-    const result = await this.compute.forecast({ site, model, history, weather, now });
+    const input: ForecastInput = { site, model, history, weather, now };
+    const result = await this.compute.forecast(input);
     progress.report(90, 'Saving the forecast');
     await this.predictions.insert(sunSourceId, jobId, result);
+    await this.keepDayAhead(jobId, sunSourceId, input, result);
     return {
       message: model ? 'Forecast ready' : 'Forecast ready (physics baseline: no trained model)',
       metrics: null,
@@ -212,6 +223,34 @@ export class PredictionRunner {
       dataPointsUsed: history.length,
       modelMetrics: model?.metrics ?? null,
     };
+  }
+
+  /**
+   * Keeps the forecast's next UTC day as that day's day-ahead forecast, beside the physics-only
+   * forecast from the same inputs, for the accuracy scores (docs/forecast-accuracy.md). The
+   * owner's forecast is stored already: a failure here is logged and does not fail the job.
+   */
+  private async keepDayAhead(
+    jobId: string,
+    sunSourceId: string,
+    input: ForecastInput,
+    served: Forecast,
+  ): Promise<void> {
+    try {
+      const model = servedModelKind(input.model);
+      const physics = model === 'physics' ? served : await this.compute.forecast({ ...input, model: null });
+      const day = dayAheadForecast(input.now, served, physics, input.site, input.model);
+      if (!day) return;
+      await this.dayAhead.keep(sunSourceId, {
+        ...day,
+        issuedAt: input.now,
+        jobId,
+        model,
+        modelTrainedAt: model === 'physics' ? null : trainedAtOf(input.model),
+      });
+    } catch (error) {
+      this.logger.error({ err: error, jobId, sunSourceId }, 'could not keep the day-ahead forecast');
+    }
   }
 
   /**
@@ -235,6 +274,10 @@ function siteOf(source: SunSourceEntity): Site {
   // Checked when the job was asked for; the owner may have cleared them since.
   if (!coordinates) throw new PredictionJobError(SOURCE_NEEDS_COORDINATES);
   return { ...coordinates, capacityWatts: source.installedCapacityWatts, batteryCapacityWh: null };
+}
+
+function trainedAtOf(model: TrainedModel | null): Date | null {
+  return validDate(model?.trainedAt) ?? null;
 }
 
 function validDate(text: string | undefined): Date | undefined {
