@@ -1,5 +1,5 @@
 /**
- * Markup built by the `html` tag: every interpolated value is escaped unless it is `Markup`
+ * Markup built by the `markup` tag: every interpolated value is escaped unless it is `Markup`
  * itself, so text an owner controls (a source's name, its description) can never become markup.
  */
 export class Markup {
@@ -10,7 +10,7 @@ export class Markup {
   }
 }
 
-/** A value `html` accepts: text (escaped), a number, nothing, markup, or a list of those. */
+/** A value `markup` accepts: text (escaped), a number, nothing, markup, or a list of those. */
 export type Interpolated = string | number | null | undefined | false | Markup | readonly Interpolated[];
 
 const ENTITIES: Record<string, string> = {
@@ -33,8 +33,11 @@ function render(value: Interpolated): string {
   return escapeMarkup(String(value));
 }
 
-/** Template tag for HTML and SVG: the literal parts are markup, the interpolations are escaped. */
-export function html(strings: TemplateStringsArray, ...values: Interpolated[]): Markup {
+/**
+ * Template tag for HTML and SVG: the literal parts are markup, the interpolations are escaped.
+ * Not named `html`: Prettier would reformat such templates, and whitespace in text is content.
+ */
+export function markup(strings: TemplateStringsArray, ...values: Interpolated[]): Markup {
   let text = strings[0];
   for (let index = 0; index < values.length; index++) text += render(values[index]) + strings[index + 1];
   return new Markup(text);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { RoiSummary, WeatherRecord } from '@solar/domain';
 import { DailyForecastPoint } from '@solar/forecast';
 import { SunSourceMetrics, TodaySoFar } from '@solar/telemetry';
-import { html, Markup } from './markup';
+import { Markup, markup } from './markup';
 import {
   describeWeather,
   formatAge,
@@ -95,64 +95,49 @@ export const SHARE_PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(STYL
 const ICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='5' fill='%23f59e0b'/%3E%3C/svg%3E";
 
-function document(title: string, body: Markup): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${title}</title>
-        <link rel="icon" href="${ICON}" />
-        <style>
-          ${new Markup(STYLE)}
-        </style>
-      </head>
-      <body>
-        <main>
-          ${body}
-          <footer>Shared by the owner of this installation · all times UTC</footer>
-        </main>
-      </body>
-    </html> `.text;
+function page(title: string, body: Markup): string {
+  return markup`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="icon" href="${ICON}">
+<style>${new Markup(STYLE)}</style>
+</head>
+<body>
+<main>
+${body}
+<footer>Shared by the owner of this installation · all times UTC</footer>
+</main>
+</body>
+</html>
+`.text;
 }
 
 function unavailable(reason: string): Markup {
-  return html`<p class="muted">${reason}</p>`;
+  return markup`<p class="muted">${reason}</p>`;
 }
 
 function nowCard(monitor: MonitorView, generatedAt: Date): Markup {
   const { latest, today } = monitor;
   const figure = (value: number | null | undefined, format: (value: number) => string) =>
     value === null || value === undefined ? '–' : format(value);
+  const age = latest ? formatAge(generatedAt.getTime() - Date.parse(latest.timestamp)) : '';
   const status = latest
-    ? html`<p class="status${monitor.online ? ' online' : ''}" id="status">
-        ${monitor.online ? 'Online' : 'Offline'} · last report
-        ${formatAge(generatedAt.getTime() - Date.parse(latest.timestamp))}
-      </p>`
-    : html`<p class="status" id="status">No report yet</p>`;
-  return html`<section class="card" aria-labelledby="now-title">
-    <h2 id="now-title">Now</h2>
-    <dl class="tiles">
-      <div>
-        <dt>Solar power</dt>
-        <dd id="power">${figure(latest?.solarPower, formatPower)}</dd>
-      </div>
-      <div>
-        <dt>Battery</dt>
-        <dd id="soc">${figure(latest?.stateOfCharge, formatPercent)}</dd>
-      </div>
-      <div>
-        <dt>Produced today</dt>
-        <dd id="energy-today">${figure(today.energyProducedKwh, formatKwh)}</dd>
-      </div>
-      <div>
-        <dt>Load</dt>
-        <dd id="load">${figure(latest?.loadPower, formatPower)}</dd>
-      </div>
-    </dl>
-    ${status}
-  </section>`;
+    ? markup`<p class="status${monitor.online ? ' online' : ''}" id="status">${monitor.online ? 'Online' : 'Offline'} · last report ${age}</p>`
+    : markup`<p class="status" id="status">No report yet</p>`;
+  return markup`<section class="card" aria-labelledby="now-title">
+<h2 id="now-title">Now</h2>
+<dl class="tiles">
+<div><dt>Solar power</dt><dd id="power">${figure(latest?.solarPower, formatPower)}</dd></div>
+<div><dt>Battery</dt><dd id="soc">${figure(latest?.stateOfCharge, formatPercent)}</dd></div>
+<div><dt>Produced today</dt><dd id="energy-today">${figure(today.energyProducedKwh, formatKwh)}</dd></div>
+<div><dt>Load</dt><dd id="load">${figure(latest?.loadPower, formatPower)}</dd></div>
+</dl>
+${status}
+</section>`;
 }
 
 function todayCard(today: TodaySoFar): Markup {
@@ -178,34 +163,34 @@ function todayCard(today: TodaySoFar): Markup {
           formatValue: formatPowerAxis,
           title: 'Solar power today, hourly averages (UTC)',
         });
-  return html`<section class="card" aria-labelledby="today-title">
-    <h2 id="today-title">Solar power today</h2>
-    ${chart}
-  </section>`;
+  return markup`<section class="card" aria-labelledby="today-title">
+<h2 id="today-title">Solar power today</h2>
+${chart}
+</section>`;
 }
 
 function forecastCard(section: Section<ForecastView>): Markup {
   let content: Markup;
   if (!section.shown) content = unavailable(section.reason);
   else if (section.data.days.length === 0) content = unavailable('No forecast for the coming days yet.');
-  else
-    content = html`${barChart({
-        bars: section.data.days.map((day) => ({
-          label: formatShortDay(day.date),
-          value: day.solarProductionKwh,
-          valueLabel: day.solarProductionKwh.toFixed(1),
-        })),
-        formatValue: (value) => `${Number(value.toFixed(1))}`,
-        title: 'Forecast solar production per day, kWh',
-      })}
-      <p class="muted">
-        kWh per day · forecast of ${formatDay(section.data.createdAt.slice(0, 10))},
-        ${formatTime(new Date(section.data.createdAt))}
-      </p>`;
-  return html`<section class="card" aria-labelledby="forecast-title">
-    <h2 id="forecast-title">Forecast, next 7 days</h2>
-    ${content}
-  </section>`;
+  else {
+    const chart = barChart({
+      bars: section.data.days.map((day) => ({
+        label: formatShortDay(day.date),
+        value: day.solarProductionKwh,
+        valueLabel: day.solarProductionKwh.toFixed(1),
+      })),
+      formatValue: (value) => `${Number(value.toFixed(1))}`,
+      title: 'Forecast solar production per day, kWh',
+    });
+    const made = new Date(section.data.createdAt);
+    content = markup`${chart}
+<p class="muted">kWh per day · forecast of ${formatDay(section.data.createdAt.slice(0, 10))}, ${formatTime(made)}</p>`;
+  }
+  return markup`<section class="card" aria-labelledby="forecast-title">
+<h2 id="forecast-title">Forecast, next 7 days</h2>
+${content}
+</section>`;
 }
 
 function returnsCard(section: Section<RoiSummary>): Markup {
@@ -214,108 +199,91 @@ function returnsCard(section: Section<RoiSummary>): Markup {
   else {
     const roi = section.data;
     const money = (amount: number) => formatMoney(amount, roi.currency);
+    const payback = roi.paybackPeriodYears > 0 ? `${roi.paybackPeriodYears.toFixed(1)} years` : '–';
     const investment = roi.hasInvestmentData
-      ? html`<div>
-            <dt>Return on investment</dt>
-            <dd>${formatPercent(roi.roiPercentage)}</dd>
-          </div>
-          <div>
-            <dt>Payback</dt>
-            <dd>${roi.paybackPeriodYears > 0 ? `${roi.paybackPeriodYears.toFixed(1)} years` : '–'}</dd>
-          </div>`
+      ? markup`
+<div><dt>Return on investment</dt><dd>${formatPercent(roi.roiPercentage)}</dd></div>
+<div><dt>Payback</dt><dd>${payback}</dd></div>`
       : null;
-    content = html`<dl class="tiles">
-        <div>
-          <dt>Saved so far</dt>
-          <dd id="savings">${money(roi.totalSavings)}</dd>
-        </div>
-        <div>
-          <dt>Energy produced</dt>
-          <dd>${formatKwh(roi.totalEnergyProducedKwh)}</dd>
-        </div>
-        <div>
-          <dt>Per month</dt>
-          <dd>${money(roi.monthlyAvgSavings)}</dd>
-        </div>
-        ${investment}
-      </dl>
-      ${roi.firstDataDate ? html`<p class="muted">Since ${formatDay(roi.firstDataDate.slice(0, 10))}</p>` : null}`;
+    const since = roi.firstDataDate
+      ? markup`
+<p class="muted">Since ${formatDay(roi.firstDataDate.slice(0, 10))}</p>`
+      : null;
+    content = markup`<dl class="tiles">
+<div><dt>Saved so far</dt><dd id="savings">${money(roi.totalSavings)}</dd></div>
+<div><dt>Energy produced</dt><dd>${formatKwh(roi.totalEnergyProducedKwh)}</dd></div>
+<div><dt>Per month</dt><dd>${money(roi.monthlyAvgSavings)}</dd></div>${investment}
+</dl>${since}`;
   }
-  return html`<section class="card" aria-labelledby="returns-title">
-    <h2 id="returns-title">Savings</h2>
-    ${content}
-  </section>`;
+  return markup`<section class="card" aria-labelledby="returns-title">
+<h2 id="returns-title">Savings</h2>
+${content}
+</section>`;
 }
 
 function weatherCard(section: Section<WeatherRecord[]>): Markup {
   const degrees = (value: number | null) => (value === null ? '–' : `${Math.round(value)} °C`);
+  const rain = (value: number | null) => (value === null ? '–' : `${value.toFixed(1)} mm`);
   let content: Markup;
   if (!section.shown) content = unavailable(section.reason);
   else if (section.data.length === 0) content = unavailable('No weather forecast yet.');
-  else
-    content = html`<div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th>Day</th>
-            <th>Sky</th>
-            <th class="number">High</th>
-            <th class="number">Low</th>
-            <th class="number">Rain</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${section.data.map(
-            (day) =>
-              html`<tr>
-                <td>${formatDay(day.date)}</td>
-                <td>${describeWeather(day.weatherCode)}</td>
-                <td class="number">${degrees(day.temperatureMax)}</td>
-                <td class="number">${degrees(day.temperatureMin)}</td>
-                <td class="number">
-                  ${day.precipitationSum === null ? '–' : `${day.precipitationSum.toFixed(1)} mm`}
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
-  return html`<section class="card" aria-labelledby="weather-title">
-    <h2 id="weather-title">Weather</h2>
-    ${content}
-  </section>`;
+  else {
+    const rows = section.data.map(
+      (day) =>
+        markup`<tr><td>${formatDay(day.date)}</td><td>${describeWeather(day.weatherCode)}</td><td class="number">${degrees(day.temperatureMax)}</td><td class="number">${degrees(day.temperatureMin)}</td><td class="number">${rain(day.precipitationSum)}</td></tr>
+`,
+    );
+    content = markup`<div class="scroll"><table>
+<thead><tr><th>Day</th><th>Sky</th><th class="number">High</th><th class="number">Low</th><th class="number">Rain</th></tr></thead>
+<tbody>
+${rows}</tbody>
+</table></div>`;
+  }
+  return markup`<section class="card" aria-labelledby="weather-title">
+<h2 id="weather-title">Weather</h2>
+${content}
+</section>`;
+}
+
+function monitorCards(view: SharePageView): Markup | null {
+  if (!view.monitor) return null;
+  if (!view.monitor.shown)
+    return markup`<section class="card"><h2>Now</h2>${unavailable(view.monitor.reason)}</section>`;
+  return markup`${nowCard(view.monitor.data, view.generatedAt)}
+${todayCard(view.monitor.data.today)}`;
 }
 
 /** The share page of one source: what its owner shares, as HTML without script. */
 export function renderSharePage(view: SharePageView): string {
   const capacity =
     view.installedCapacityWatts === null ? null : `${formatPower(view.installedCapacityWatts)} installed · `;
-  const monitor = view.monitor;
-  const body = html`<header>
-      <h1 id="name">${view.name}</h1>
-      ${view.description ? html`<p id="description">${view.description}</p>` : null}
-      <p class="muted">${capacity}updated ${formatTime(view.generatedAt)}</p>
-    </header>
-    ${
-      monitor === undefined
-        ? null
-        : monitor.shown
-          ? html`${nowCard(monitor.data, view.generatedAt)}${todayCard(monitor.data.today)}`
-          : html`<section class="card">
-              <h2>Now</h2>
-              ${unavailable(monitor.reason)}
-            </section>`
-    }
-    ${view.forecast ? forecastCard(view.forecast) : null} ${view.returns ? returnsCard(view.returns) : null}
-    ${view.weather ? weatherCard(view.weather) : null}`;
-  return document(`${view.name} · solar`, body);
+  const description = view.description
+    ? markup`
+<p id="description">${view.description}</p>`
+    : null;
+  const sections = [
+    monitorCards(view),
+    view.forecast ? forecastCard(view.forecast) : null,
+    view.returns ? returnsCard(view.returns) : null,
+    view.weather ? weatherCard(view.weather) : null,
+  ].filter((section): section is Markup => section !== null);
+  const body = markup`<header>
+<h1 id="name">${view.name}</h1>${description}
+<p class="muted">${capacity}updated ${formatTime(view.generatedAt)}</p>
+</header>
+${sections.map(
+  (section) => markup`${section}
+`,
+)}`;
+  return page(`${view.name} · solar`, body);
 }
 
 /** One page for "not shared" and "no such source": a stranger learns nothing from it. */
 export function renderNotFoundPage(): string {
-  return document(
+  return page(
     'Not found · solar',
-    html`<header><h1>Not found</h1></header>
-      <section class="card"><p>This installation is not shared, or the address is wrong.</p></section>`,
+    markup`<header><h1>Not found</h1></header>
+<section class="card"><p>This installation is not shared, or the address is wrong.</p></section>
+`,
   );
 }

@@ -1,4 +1,4 @@
-import { html, Markup } from './markup';
+import { Markup, markup } from './markup';
 
 /**
  * Charts drawn on the server as inline SVG: no script and nothing fetched, so they show under
@@ -60,30 +60,13 @@ function valueGrid(top: number, formatValue: (value: number) => string): Markup 
   const lines = Array.from({ length: GRID_LINES + 1 }, (_, index) => {
     const value = (top * index) / GRID_LINES;
     const y = yOf(value, top);
-    return html`<line
-        class="grid"
-        x1="${CHART.left}"
-        y1="${y}"
-        x2="${CHART.width - CHART.right}"
-        y2="${y}"
-      /><text class="tick" x="${CHART.left - 6}" y="${round(y + 4)}" text-anchor="end"
-        >${formatValue(value)}</text
-      >`;
+    return markup`<line class="grid" x1="${CHART.left}" y1="${y}" x2="${CHART.width - CHART.right}" y2="${y}"/><text class="tick" x="${CHART.left - 6}" y="${round(y + 4)}" text-anchor="end">${formatValue(value)}</text>`;
   });
-  return html`${lines}`;
+  return markup`${lines}`;
 }
 
 function frame(title: string, content: Markup): Markup {
-  return html`<svg
-    class="chart"
-    viewBox="0 0 ${CHART.width} ${CHART.height}"
-    role="img"
-    aria-label="${title}"
-    xmlns="http://www.w3.org/2000/svg"
-  >
-    <title>${title}</title>
-    ${content}
-  </svg>`;
+  return markup`<svg class="chart" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${content}</svg>`;
 }
 
 /** Runs of consecutive measured points: a missing value breaks the line. */
@@ -110,22 +93,17 @@ export function timeAreaChart(input: TimeChartInput): Markup {
     const coordinates = run.map((point) => `${xOf(point.at)},${yOf(point.value, top)}`);
     if (run.length === 1) {
       const [x, y] = coordinates[0].split(',');
-      return html`<circle class="dot" cx="${x}" cy="${y}" r="3" />`;
+      return markup`<circle class="dot" cx="${x}" cy="${y}" r="3"/>`;
     }
     const first = xOf(run[0].at);
     const last = xOf(run[run.length - 1].at);
-    return html`<path
-        class="area"
-        d="M${first},${bottom} L${coordinates.join(' L')} L${last},${bottom} Z"
-      /><path class="line" d="M${coordinates.join(' L')}" />`;
+    return markup`<path class="area" d="M${first},${bottom} L${coordinates.join(' L')} L${last},${bottom} Z"/><path class="line" d="M${coordinates.join(' L')}"/>`;
   });
   const ticks = input.ticks.map(
     (tick) =>
-      html`<text class="tick" x="${xOf(tick.at)}" y="${CHART.height - 8}" text-anchor="middle"
-        >${tick.label}</text
-      >`,
+      markup`<text class="tick" x="${xOf(tick.at)}" y="${CHART.height - 8}" text-anchor="middle">${tick.label}</text>`,
   );
-  return frame(input.title, html`${valueGrid(top, input.formatValue)}${shapes}${ticks}`);
+  return frame(input.title, markup`${valueGrid(top, input.formatValue)}${shapes}${ticks}`);
 }
 
 /** One bar per entry, its value above it and its label below. */
@@ -136,14 +114,7 @@ export function barChart(input: BarChartInput): Markup {
   const bars = input.bars.map((bar, index) => {
     const centre = round(CHART.left + slot * (index + 0.5));
     const y = yOf(bar.value, top);
-    return html`<rect
-        class="bar"
-        x="${round(centre - barWidth / 2)}"
-        y="${y}"
-        width="${barWidth}"
-        height="${round(bottom - y)}"
-      /><text class="value" x="${centre}" y="${round(y - 4)}" text-anchor="middle">${bar.valueLabel}</text
-      ><text class="tick" x="${centre}" y="${CHART.height - 8}" text-anchor="middle">${bar.label}</text>`;
+    return markup`<rect class="bar" x="${round(centre - barWidth / 2)}" y="${y}" width="${barWidth}" height="${round(bottom - y)}"/><text class="value" x="${centre}" y="${round(y - 4)}" text-anchor="middle">${bar.valueLabel}</text><text class="tick" x="${centre}" y="${CHART.height - 8}" text-anchor="middle">${bar.label}</text>`;
   });
-  return frame(input.title, html`${valueGrid(top, input.formatValue)}${bars}`);
+  return frame(input.title, markup`${valueGrid(top, input.formatValue)}${bars}`);
 }
