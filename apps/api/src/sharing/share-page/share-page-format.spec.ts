@@ -9,6 +9,7 @@ import {
   formatPowerAxis,
   formatShortDay,
   formatTime,
+  formatWeekday,
 } from './share-page-format';
 
 describe('share page formats', () => {
@@ -45,6 +46,8 @@ describe('share page formats', () => {
   it('writes dates in UTC, and leaves what is not a date as it is', () => {
     expect(formatDay('2026-06-10')).toBe('Wed 10 Jun');
     expect(formatShortDay('2026-06-10')).toBe('Wed 10');
+    expect(formatWeekday('2026-06-10')).toBe('Wed');
+    expect(formatWeekday('later')).toBe('later');
     expect(formatDay('soon')).toBe('soon');
   });
 

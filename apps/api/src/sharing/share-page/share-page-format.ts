@@ -45,11 +45,18 @@ export function formatDay(date: string): string {
   });
 }
 
-/** `Wed 10` for a `YYYY-MM-DD` date: a bar's label. */
+/** `Wed 10` for a `YYYY-MM-DD` date. */
 export function formatShortDay(date: string): string {
   const day = new Date(`${date}T00:00:00Z`);
   if (Number.isNaN(day.getTime())) return date;
   return day.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** `Wed` for a `YYYY-MM-DD` date: a bar's label. */
+export function formatWeekday(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(day.getTime())) return date;
+  return day.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
 }
 
 /** `3 min ago`, `2 h ago`, `4 days ago`. */

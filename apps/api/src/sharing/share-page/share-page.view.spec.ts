@@ -147,7 +147,8 @@ describe('renderSharePage', () => {
     );
     expect(page.match(/<rect class="bar"/g)).toHaveLength(2);
     expect(page).toContain('>14.2</text>');
-    expect(page).toContain('>Wed 10</text>');
+    expect(page).toContain('>Wed</text>');
+    expect(page).toContain('kWh per day, Wed 10 Jun to Thu 11 Jun · forecast of Wed 10 Jun, 06:00 UTC');
     expect(textOf(page, 'savings')).toBe('€456.70');
     expect(page).toContain('17.5 years');
     expect(page).toContain('Since Sun 1 Jun');
@@ -190,7 +191,7 @@ describe('renderSharePage', () => {
       }),
     );
     expect(page).toContain(
-      '<tr><td>Wed 10 Jun</td><td>Rain</td><td class="number">24 °C</td><td class="number">14 °C</td><td class="number">3.4 mm</td></tr>',
+      '<tr><td>Wed 10</td><td>Rain</td><td class="number">24 °C</td><td class="number">14 °C</td><td class="number">3.4 mm</td></tr>',
     );
   });
 });

@@ -14,6 +14,7 @@ import {
   formatPowerAxis,
   formatShortDay,
   formatTime,
+  formatWeekday,
 } from './share-page-format';
 import { barChart, timeAreaChart } from './svg-charts';
 
@@ -85,7 +86,7 @@ th,td{padding:.4rem .5rem;border-bottom:1px solid var(--grid);text-align:left;wh
 th{color:var(--muted);font-weight:500;font-size:.85rem}
 td.number,th.number{text-align:right}
 footer{margin:1.5rem 0 1rem;text-align:center;font-size:.85rem;color:var(--muted)}
-@media (max-width:30rem){h1{font-size:1.35rem}.tiles dd{font-size:1.3rem}.chart .tick,.chart .value{font-size:22px}}
+@media (max-width:30rem){main{padding:.5rem}.card{padding:.85rem}h1{font-size:1.35rem}.tiles dd{font-size:1.3rem}.chart .tick,.chart .value{font-size:20px}table{font-size:.85rem}th,td{padding:.35rem .3rem}}
 `;
 
 /** The hash that the page's Content-Security-Policy allows its style sheet by. */
@@ -176,16 +177,18 @@ function forecastCard(section: Section<ForecastView>): Markup {
   else {
     const chart = barChart({
       bars: section.data.days.map((day) => ({
-        label: formatShortDay(day.date),
+        label: formatWeekday(day.date),
         value: day.solarProductionKwh,
         valueLabel: day.solarProductionKwh.toFixed(1),
       })),
       formatValue: (value) => `${Number(value.toFixed(1))}`,
       title: 'Forecast solar production per day, kWh',
     });
-    const made = new Date(section.data.createdAt);
+    const { days, createdAt } = section.data;
+    const range = `${formatDay(days[0].date)} to ${formatDay(days[days.length - 1].date)}`;
+    const made = `${formatDay(createdAt.slice(0, 10))}, ${formatTime(new Date(createdAt))}`;
     content = markup`${chart}
-<p class="muted">kWh per day · forecast of ${formatDay(section.data.createdAt.slice(0, 10))}, ${formatTime(made)}</p>`;
+<p class="muted">kWh per day, ${range} · forecast of ${made}</p>`;
   }
   return markup`<section class="card" aria-labelledby="forecast-title">
 <h2 id="forecast-title">Forecast, next 7 days</h2>
@@ -230,7 +233,7 @@ function weatherCard(section: Section<WeatherRecord[]>): Markup {
   else {
     const rows = section.data.map(
       (day) =>
-        markup`<tr><td>${formatDay(day.date)}</td><td>${describeWeather(day.weatherCode)}</td><td class="number">${degrees(day.temperatureMax)}</td><td class="number">${degrees(day.temperatureMin)}</td><td class="number">${rain(day.precipitationSum)}</td></tr>
+        markup`<tr><td>${formatShortDay(day.date)}</td><td>${describeWeather(day.weatherCode)}</td><td class="number">${degrees(day.temperatureMax)}</td><td class="number">${degrees(day.temperatureMin)}</td><td class="number">${rain(day.precipitationSum)}</td></tr>
 `,
     );
     content = markup`<div class="scroll"><table>

@@ -1,4 +1,4 @@
-import { barChart, CHART, niceCeiling, timeAreaChart, TimePoint } from './svg-charts';
+import { barChart, CHART, gridSteps, niceCeiling, timeAreaChart, TimePoint } from './svg-charts';
 
 const left = CHART.left;
 const right = CHART.width - CHART.right;
@@ -43,6 +43,20 @@ describe('niceCeiling', () => {
   });
 });
 
+describe('gridSteps', () => {
+  it.each([
+    [1, 5],
+    [2, 4],
+    [2.5, 5],
+    [5, 5],
+    [20, 4],
+    [0.5, 5],
+    [5000, 5],
+  ])('divides an axis up to %d into %d round steps', (top, steps) => {
+    expect(gridSteps(top)).toBe(steps);
+  });
+});
+
 describe('timeAreaChart', () => {
   it('maps the first instant and zero to the bottom left, the top of the axis to the top right', () => {
     const svg = chartOf([
@@ -79,6 +93,12 @@ describe('timeAreaChart', () => {
     expect(pathsOf(svg, 'line')).toHaveLength(2);
     expect(pathsOf(svg, 'area')).toHaveLength(2);
     expect(svg.match(/<circle class="dot"/g)).toHaveLength(1);
+  });
+
+  it('labels a 5 kW axis in whole kilowatts', () => {
+    const svg = chartOf([{ at: 0, value: 4990 }]);
+    const labels = [...svg.matchAll(/text-anchor="end">([^<]+)</g)].map((match) => match[1]);
+    expect(labels).toEqual(['0 W', '1000 W', '2000 W', '3000 W', '4000 W', '5000 W']);
   });
 
   it('draws only the axes without data', () => {

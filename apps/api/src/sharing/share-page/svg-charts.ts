@@ -5,12 +5,11 @@ import { Markup, markup } from './markup';
  * the share page's Content-Security-Policy and in any browser. Sizes are in the viewBox's units;
  * the page's stylesheet scales the SVG to its container and colours the classes used here.
  */
-export const CHART = { width: 640, height: 220, left: 70, right: 12, top: 14, bottom: 26 } as const;
+export const CHART = { width: 640, height: 220, left: 76, right: 28, top: 14, bottom: 26 } as const;
 
 const plotWidth = CHART.width - CHART.left - CHART.right;
 const plotHeight = CHART.height - CHART.top - CHART.bottom;
 const bottom = CHART.top + plotHeight;
-const GRID_LINES = 4;
 
 /** A value at an instant (epoch milliseconds); null where nothing was measured. */
 export interface TimePoint {
@@ -55,10 +54,17 @@ const round = (value: number) => Math.round(value * 10) / 10;
 /** The y of `value` on a value axis from 0 to `top`. */
 const yOf = (value: number, top: number) => round(bottom - (Math.max(0, value) / top) * plotHeight);
 
+/** How many steps divide an axis up to `top` (a `niceCeiling`) into round values: 2 in 4, the rest in 5. */
+export function gridSteps(top: number): number {
+  const leading = top / 10 ** Math.floor(Math.log10(top));
+  return Math.abs(leading - 2) < 1e-9 ? 4 : 5;
+}
+
 /** Horizontal grid lines with the value axis' labels. */
 function valueGrid(top: number, formatValue: (value: number) => string): Markup {
-  const lines = Array.from({ length: GRID_LINES + 1 }, (_, index) => {
-    const value = (top * index) / GRID_LINES;
+  const steps = gridSteps(top);
+  const lines = Array.from({ length: steps + 1 }, (_, index) => {
+    const value = (top * index) / steps;
     const y = yOf(value, top);
     return markup`<line class="grid" x1="${CHART.left}" y1="${y}" x2="${CHART.width - CHART.right}" y2="${y}"/><text class="tick" x="${CHART.left - 6}" y="${round(y + 4)}" text-anchor="end">${formatValue(value)}</text>`;
   });
