@@ -11,7 +11,7 @@ import { ForecastView, MonitorView, renderNotFoundPage, renderSharePage, Section
 /** A source is "online" while its latest point is at most this old (devices report every 10 s to 5 min). */
 export const ONLINE_WITHIN_MS = 15 * 60_000;
 /**
- * How long a rendered page or badge is reused by this process (docs/security.md, "Share page").
+ * How long a rendered page or badge is reused by this process (docs/security.md, "Share page and badge").
  * A page reads six views; a burst of visitors costs one rendering per source in this time.
  */
 export const RENDERED_TTL_MS = 30_000;
