@@ -2,7 +2,7 @@ import { Controller, Get, Param, Res, UseGuards } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
-  ApiProduces,
+  ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
@@ -11,6 +11,9 @@ import type { Response } from 'express';
 import { Public } from '@solar/auth';
 import { sendBadge, sendPage } from './share-page.headers';
 import { SharePageService } from './share-page.service';
+
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+const SVG = { 'image/svg+xml': { schema: { type: 'string' } } };
 
 /** The public page and badge of a shared source: outside `/api`, as a person or a README links to them. */
 @ApiTags('sharing (public)')
@@ -22,17 +25,20 @@ export class SharePageController {
   constructor(private readonly pages: SharePageService) {}
 
   @Get(':sunSourceId')
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'What the owner shares, as an HTML page without script' })
-  @ApiNotFoundResponse({ description: 'An HTML page: not shared, or no such source alike' })
+  @ApiOperation({ summary: "A shared source's public page: what its owner shares, as HTML without script" })
+  @ApiOkResponse({ description: 'The page', content: HTML })
+  @ApiNotFoundResponse({ description: 'One page for "not shared" and "no such source"', content: HTML })
   async page(@Param('sunSourceId') id: string, @Res() response: Response): Promise<void> {
     sendPage(response, await this.pages.page(id));
   }
 
   @Get(':sunSourceId/badge.svg')
-  @ApiProduces('image/svg+xml')
-  @ApiOkResponse({ description: 'A badge: today’s energy, or "offline"' })
-  @ApiNotFoundResponse({ description: 'A "not shared" badge: monitoring not shared, or no such source' })
+  @ApiOperation({ summary: "A shared source's badge: today's energy, or offline" })
+  @ApiOkResponse({ description: 'The badge', content: SVG })
+  @ApiNotFoundResponse({
+    description: 'One "not shared" badge for monitoring not shared and for no such source',
+    content: SVG,
+  })
   async badge(@Param('sunSourceId') id: string, @Res() response: Response): Promise<void> {
     sendBadge(response, await this.pages.badge(id));
   }
