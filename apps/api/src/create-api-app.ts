@@ -12,8 +12,11 @@ import { serveUploads } from './upload/serve-uploads';
 import { WEBHOOK_PATH, webhookBodyHandlers } from './webhook/webhook-body';
 import { answerWebhookDevicesFirst } from './webhook/webhook-device-route';
 
-/** Devices, the broker and health probes: never a session, and no work spent looking for one. */
-const SESSIONLESS_PATHS = [WEBHOOK_PATH, '/api/internal', '/api/health'];
+/**
+ * Devices, the broker, health probes and the share pages: never a session, and no work spent
+ * looking for one (a share page is cached publicly, so it must never renew a session cookie).
+ */
+const SESSIONLESS_PATHS = [WEBHOOK_PATH, '/api/internal', '/api/health', '/share'];
 
 /** How the api's Nest application is created, here and by tests that override a provider. */
 export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;

@@ -103,6 +103,8 @@ describe('OpenAPI document and HTTP defaults', () => {
         'GET /api/sharing/public/{sunSourceId}/forecast',
         'GET /api/predictions/{sunSourceId}/accuracy',
         'GET /api/sharing/public/{sunSourceId}/forecast/accuracy',
+        'GET /share/{sunSourceId}',
+        'GET /share/{sunSourceId}/badge.svg',
       ].sort(),
     );
     for (const path of [

@@ -23,6 +23,7 @@ export * from './query/sun-source-metrics';
 export * from './maintenance/telemetry-downsampler';
 export * from './query/daily-summary';
 export * from './query/telemetry-queries.service';
+export type { HourlyRow } from './query/telemetry-query.repository';
 export * from './query/telemetry-report';
 export * from './telemetry-query.module';
 export * from './export/csv-format';

@@ -7,7 +7,7 @@ import {
   LatestPrediction,
   PredictionJobsService,
 } from '@solar/predictions';
-import { RequestedRange, SunSourceMetrics, TelemetryQueries } from '@solar/telemetry';
+import { RequestedRange, SunSourceMetrics, TelemetryQueries, TodaySoFar } from '@solar/telemetry';
 import { PublicSourceDto } from './dto/sharing.dto';
 
 /**
@@ -48,6 +48,12 @@ export class PublicSharingService {
   async metricsHistory(sunSourceId: string, range: RequestedRange, limit: number): Promise<JsonArrayStream> {
     await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
     return this.telemetry.historyOf(sunSourceId, range, limit);
+  }
+
+  /** Today's hourly curve and energy so far, as the owner's aggregates and daily summary give them. */
+  async today(sunSourceId: string): Promise<TodaySoFar> {
+    await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
+    return this.telemetry.todayOf(sunSourceId);
   }
 
   /** Computed exactly as for the owner, whose id the sharing check has found. */

@@ -8,6 +8,8 @@ import { REDIS } from '@solar/redis';
 import { TelemetryQueryModule } from '@solar/telemetry';
 import { PublicSharingController } from './public-sharing.controller';
 import { PublicSharingService } from './public-sharing.service';
+import { SharePageController } from './share-page/share-page.controller';
+import { SharePageService } from './share-page/share-page.service';
 import { SharingController } from './sharing.controller';
 
 /** Per client address, across all api instances (counted in Redis). */
@@ -29,7 +31,7 @@ export const PUBLIC_REQUESTS_PER_MINUTE = 120;
       }),
     }),
   ],
-  controllers: [SharingController, PublicSharingController],
-  providers: [PublicSharingService],
+  controllers: [SharingController, PublicSharingController, SharePageController],
+  providers: [PublicSharingService, SharePageService],
 })
 export class SharingApiModule {}

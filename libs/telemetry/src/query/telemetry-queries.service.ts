@@ -3,10 +3,13 @@ import { encodeJson, EncodedJson, JsonArrayStream } from '@solar/database';
 import { BadRequestError, Clock, NotFoundError, SourceAccessCache, SunSourceRepository } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
-import { TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
+import { HourlyRow, TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
 import { buildReport } from './telemetry-report';
 
 const HOUR = 3_600_000;
+
+/** The answer for a source that has stored nothing yet. */
+export const NO_TELEMETRY_YET = 'No telemetry for this source yet';
 const DAY = 24 * HOUR;
 
 /** Runs `check` and `then` at once; settles as `await check` followed by `await then()` would. */
@@ -42,6 +45,17 @@ export interface SourceStatistics {
   messageCount: number;
   lastMessageTime: string | null;
   latestMetrics: SunSourceMetrics | null;
+}
+
+/** Today (UTC) up to now: its hours, oldest first, and the energy of the day so far. */
+export interface TodaySoFar {
+  /** UTC midnight starting today. */
+  start: string;
+  /** Now. */
+  end: string;
+  hours: HourlyRow[];
+  /** As the daily summary counts it; null when the source reports no energy counter. */
+  energyProducedKwh: number | null;
 }
 
 export interface RawPayload {
@@ -80,7 +94,7 @@ export class TelemetryQueries {
   /** For a caller who may see this source without owning it (public sharing checked it). */
   async latestOf(sunSourceId: string): Promise<SunSourceMetrics> {
     const row = await this.telemetry.latest(sunSourceId);
-    if (!row) throw new NotFoundError('No telemetry for this source yet');
+    if (!row) throw new NotFoundError(NO_TELEMETRY_YET);
     return row;
   }
 
@@ -88,6 +102,25 @@ export class TelemetryQueries {
   async historyOf(sunSourceId: string, requested: RequestedRange, limit: number): Promise<JsonArrayStream> {
     const range = this.range(requested, DAY);
     return this.telemetry.history(sunSourceId, range, limit);
+  }
+
+  /**
+   * Today so far, from the same hourly and daily queries as the owner's aggregates and daily
+   * summary; for a caller who may see this source without owning it (public sharing checked it).
+   */
+  async todayOf(sunSourceId: string): Promise<TodaySoFar> {
+    const end = this.clock.now();
+    const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()));
+    const [hours, days] = await Promise.all([
+      this.telemetry.hourly(sunSourceId, { start, end }),
+      this.telemetry.daily(sunSourceId, { start, end }),
+    ]);
+    return {
+      start: start.toISOString(),
+      end: end.toISOString(),
+      hours: JSON.parse(hours.toString('utf8')) as HourlyRow[],
+      energyProducedKwh: days[0]?.energyProduced ?? null,
+    };
   }
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */
