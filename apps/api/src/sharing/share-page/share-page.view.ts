@@ -205,7 +205,7 @@ function returnsCard(section: Section<RoiSummary>): Markup {
     const payback = roi.paybackPeriodYears > 0 ? `${roi.paybackPeriodYears.toFixed(1)} years` : '–';
     const investment = roi.hasInvestmentData
       ? markup`
-<div><dt>Return on investment</dt><dd>${formatPercent(roi.roiPercentage)}</dd></div>
+<div><dt>Return so far</dt><dd>${formatPercent(roi.roiPercentage)}</dd></div>
 <div><dt>Payback</dt><dd>${payback}</dd></div>`
       : null;
     const since = roi.firstDataDate
