@@ -7,7 +7,7 @@ jest.mock('aedes', () =>
     .loadAedesNatively(),
 );
 
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,9 +27,11 @@ import {
   waitFor,
 } from '@solar/testing';
 import {
+  baseImages,
   ComposeFile,
   ComposeService,
   containerPort,
+  publishedPort,
   readCompose,
   readImageDefaults,
   requiredVariables,
@@ -74,6 +76,10 @@ const IMAGE_PORTS: Record<string, number> = { postgres: 5432, redis: 6379 };
 /** EMQX's MQTT listener (`listeners.tcp.default`) when its configuration leaves it alone. */
 const EMQX_DEFAULT_MQTT_BIND = '0.0.0.0:1883';
 const EMQX_CONFIG_TARGET = '/opt/emqx/etc/emqx.conf';
+/** The port devices expect MQTT over TLS on (IANA's `secure-mqtt`). */
+const MQTT_TLS_PORT = 8883;
+/** The Node.js line the image runs: the current LTS. */
+const IMAGE_NODE_MAJOR = 24;
 
 /** The deployer's `.env`: a test value for every variable compose refuses to start without. */
 const deployment: Variables = Object.fromEntries(
@@ -346,6 +352,53 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
       expect.any(String),
     ]);
     expect(ingestorCredentials(api)).toEqual(ingestorCredentials(ingestor));
+  });
+
+  it('takes devices over TLS on the port the api hands out, with a mounted certificate kept out of git', () => {
+    const config = emqxConfig(compose);
+    const emqx = emqxService(compose);
+    const api = configOf(appNamed('api'));
+    const listener = 'listeners.ssl.default';
+    expect(hoconString(config, `${listener}.enable`)).toBe('true');
+    const tlsPort = Number(hoconString(config, `${listener}.bind`)?.split(':').at(-1));
+    expect(tlsPort).toBe(MQTT_TLS_PORT);
+    // Published on every interface, as the port named in every source's connection details.
+    const published = emqx.ports.map(publishedPort).find((port) => port.container === tlsPort);
+    expect(published).toEqual({ hostIp: undefined, published: tlsPort, container: tlsPort });
+    expect(api.mqtt.publicPort).toBe(published?.published);
+
+    // The certificate and key come from one host directory, mounted read-only.
+    const files = ['certfile', 'keyfile'].map((name) =>
+      hoconString(config, `${listener}.ssl_options.${name}`)!,
+    );
+    const mounts = files.map((file) => emqx.volumes.find((volume) => file.startsWith(`${volume.target}/`)));
+    expect(mounts[0]).toEqual({
+      source: expect.stringMatching(/^[./]/),
+      target: expect.any(String),
+      readOnly: true,
+    });
+    expect(mounts[1]).toBe(mounts[0]);
+    // The directory compose mounts by default holds no key in the repository.
+    const directory = resolve(dockerDir, mounts[0]!.source);
+    const inGit = (file: string) => join(directory, file.slice(mounts[0]!.target.length + 1));
+    for (const file of files) {
+      expect(() => execFileSync('git', ['check-ignore', '-q', inGit(file)], { cwd: root })).not.toThrow();
+    }
+
+    // Plain MQTT, where the key travels in clear, is published on this host only.
+    const plainPort = Number(
+      (hoconString(config, 'listeners.tcp.default.bind') ?? EMQX_DEFAULT_MQTT_BIND).split(':').at(-1),
+    );
+    expect(emqx.ports.map(publishedPort).find((port) => port.container === plainPort)?.hostIp).toBe(
+      '127.0.0.1',
+    );
+  });
+
+  it(`builds and runs the image on Node.js ${IMAGE_NODE_MAJOR}`, () => {
+    const images = baseImages(readFileSync(dockerfilePath, 'utf8'));
+    expect(images.length).toBeGreaterThan(0);
+    for (const base of images)
+      expect(base).toMatch(new RegExp(`^node:${IMAGE_NODE_MAJOR}(\\.\\d+)*-bookworm-slim$`));
   });
 
   describe('the built apps, started as compose starts their containers', () => {

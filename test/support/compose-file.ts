@@ -12,7 +12,7 @@ export interface ComposeService {
   environment: Record<string, string>;
   healthcheck?: string[];
   ports: string[];
-  volumes: Array<{ source: string; target: string }>;
+  volumes: Array<{ source: string; target: string; readOnly: boolean }>;
   configs: Array<{ source: string; target: string }>;
   dependsOn: Record<string, string>;
 }
@@ -89,8 +89,8 @@ export function readCompose(yamlText: string, variables: Variables): ComposeFile
       healthcheck: raw.healthcheck ? asCommand((raw.healthcheck as { test: unknown }).test) : undefined,
       ports: ((raw.ports as unknown[]) ?? []).map(scalar),
       volumes: ((raw.volumes as unknown[]) ?? []).map((volume) => {
-        const [source, target] = scalar(volume).split(':');
-        return { source, target };
+        const [source, target, mode = ''] = scalar(volume).split(':');
+        return { source, target, readOnly: mode.split(',').includes('ro') };
       }),
       configs: ((raw.configs as Array<{ source: string; target: string }>) ?? []).map((config) => ({
         source: config.source,
@@ -109,6 +109,25 @@ export function readCompose(yamlText: string, variables: Variables): ComposeFile
 /** The container port of a `ports:` entry (`"[host:]published:container[/protocol]"`). */
 export function containerPort(port: string): number {
   return Number(port.split(':').at(-1)!.split('/')[0]);
+}
+
+/** A `ports:` entry (`"[host_ip:][published:]container[/protocol]"`) taken apart. */
+export function publishedPort(port: string): { hostIp?: string; published?: number; container: number } {
+  const parts = port.split('/')[0].split(':');
+  const container = Number(parts.pop());
+  const published = parts.length > 0 ? Number(parts.pop()) : undefined;
+  return { hostIp: parts.length > 0 ? parts.join(':') : undefined, published, container };
+}
+
+/** The base image of every stage of a Dockerfile (`FROM image [AS name]`), stage names excluded. */
+export function baseImages(dockerfile: string): string[] {
+  const stages = new Set<string>();
+  const images: string[] = [];
+  for (const [, image, stage] of dockerfile.matchAll(/^\s*FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?/gim)) {
+    if (!stages.has(image)) images.push(image);
+    if (stage) stages.add(stage);
+  }
+  return images;
 }
 
 /** YAML 1.2 with merge keys (`<<: *anchor`), as compose reads it. */

@@ -18,6 +18,8 @@ export interface AppConfig {
     publicPort: number;
     embeddedBroker: boolean;
     sharedGroup?: string;
+    /** `MQTT_CLIENT_ID`: the ingestor's client id, one per replica (default derived from the host name). */
+    clientId?: string;
     /** Set when both `MQTT_TLS_CERT` and `MQTT_TLS_KEY` are. */
     tls?: MqttTls;
   };

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
         publicPort: 1883,
         embeddedBroker: false,
         sharedGroup: undefined,
+        clientId: undefined,
         username: undefined,
         password: undefined,
       },
@@ -63,6 +64,16 @@ describe('loadConfig', () => {
       generatedSecrets: [],
     });
     expect(config.uploadDir).toBe(join(config.dataDir, 'uploads'));
+  });
+
+  it("reads the ingestor's shared group and client id", () => {
+    const config = loadConfig({
+      ...explicitSecrets,
+      DATA_DIR: dataDir(),
+      MQTT_SHARED_GROUP: 'ingestors',
+      MQTT_CLIENT_ID: ' ingestor-0 ',
+    });
+    expect(config.mqtt).toMatchObject({ sharedGroup: 'ingestors', clientId: 'ingestor-0' });
   });
 
   it('derives upload URLs from PUBLIC_BASE_URL and splits CORS origins', () => {

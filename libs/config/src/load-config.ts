@@ -94,6 +94,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       publicPort: int('MQTT_PUBLIC_PORT', 1883, 1, 65535),
       embeddedBroker: bool('EMBEDDED_BROKER', false),
       sharedGroup: optional('MQTT_SHARED_GROUP'),
+      clientId: optional('MQTT_CLIENT_ID'),
       tls:
         tlsCert && tlsKey
           ? {

@@ -26,6 +26,8 @@ const STOP_TIMEOUT_MS = 5000;
  */
 export class TelemetryMqttServer extends ServerMqtt {
   private readonly filters: string[];
+  /** At a stop the subscription stays, so that the broker queues for this session until it returns. */
+  private readonly keepsSubscription: boolean;
   private stopped = false;
   private inProcessBroker: (() => Duplex) | undefined;
   private mayReadOn: () => Promise<void> = () => Promise.resolve();
@@ -37,15 +39,16 @@ export class TelemetryMqttServer extends ServerMqtt {
   ) {
     super(clientOptions);
     this.filters = telemetryTopicFilters(subscription);
+    this.keepsSubscription = clientOptions.clean === false && !subscription.sharedGroup;
   }
 
   /**
-   * The privileged ingestor account of the configuration, QoS 1. Alone (no shared
-   * group), a session the broker keeps while the ingestor is away (clean: false, a fixed client
-   * id per topic prefix): what it holds unacknowledged is redelivered at the restart. In a shared
-   * group, a clean session per process: when it ends, the broker (EMQX) hands the messages it
-   * had sent that process and that were not acknowledged to another member of the group,
-   * whereas a kept session under a per-process id would hold them for a process that never returns.
+   * The privileged ingestor account of the configuration, QoS 1, in a session the broker keeps
+   * while the ingestor is away (clean: false) under a client id that stays the same across its
+   * restarts and differs between replicas (`ingestorClientId`). What it had received and not
+   * acknowledged, and what the broker queued for it meanwhile, is delivered when it comes back:
+   * alone, and as a member of a shared group after a crash. The embedded broker hands messages
+   * over in process, where there is nothing to keep. Guarantees: docs/scaling.md.
    */
   static fromConfig(config: AppConfig): TelemetryMqttServer {
     const { username, password } = ingestorCredentials(config);
@@ -56,8 +59,8 @@ export class TelemetryMqttServer extends ServerMqtt {
         url: config.mqtt.url,
         username,
         password,
-        clientId: ingestorClientId(sharedGroup, hostname(), process.pid, config.mqtt.topicPrefix),
-        clean: sharedGroup !== undefined || config.mqtt.embeddedBroker,
+        clientId: ingestorClientId({ ...config.mqtt, sharedGroup }, hostname()),
+        clean: config.mqtt.embeddedBroker,
         // A broker that asks the api (EMQX) refuses us while the api is still starting: keep trying.
         reconnectOnConnackError: true,
       },
@@ -123,21 +126,22 @@ export class TelemetryMqttServer extends ServerMqtt {
   }
 
   /**
-   * Stops the flow, then DISCONNECTs. In a clean session by UNSUBSCRIBE: every message the broker
-   * sent before its UNSUBACK has been received by then. In a kept session by no longer reading
-   * (the subscription must outlive the process, so that the broker queues what arrives until the
-   * restart); what was sent and not read is redelivered then. One more turn of the event loop
+   * Stops the flow, then DISCONNECTs. Alone, in a kept session, by no longer reading: the
+   * subscription must outlive the process, so that the broker queues what arrives until the
+   * restart; what was sent and not read is redelivered then. Otherwise by UNSUBSCRIBE: in a
+   * shared group the other members take the whole stream from then on, and every message the
+   * broker sent before its UNSUBACK has been received by then. One more turn of the event loop
    * lets Nest hand each message read to the handler (through promise callbacks only), where it
    * is tracked. Before disconnecting, the messages in hand get a few seconds to be settled so
-   * that their PUBACKs still go out; the broker redelivers any others later (answered as
-   * duplicates if they were stored meanwhile).
+   * that their PUBACKs still go out; the broker redelivers any others when this session returns
+   * (answered as duplicates if they were stored meanwhile).
    */
   async stopReceiving(): Promise<void> {
     const client = this.mqttClient as MqttClient | undefined;
     if (!client || this.stopped) return;
     this.stopped = true;
     if (client.connected) {
-      if (this.clientOptions.clean === false) {
+      if (this.keepsSubscription) {
         this.mayReadOn = () => new Promise<void>(() => undefined);
       } else {
         await within(client.unsubscribeAsync(this.filters), STOP_TIMEOUT_MS).catch((error: unknown) =>

@@ -50,15 +50,25 @@ describe('topicMatches', () => {
 });
 
 describe('ingestorClientId', () => {
-  it('is the fixed id without a shared group', () => {
-    expect(ingestorClientId(undefined, 'host-a', 42)).toBe(INGESTOR_CLIENT_ID);
-    expect(ingestorClientId('', 'host-a', 42)).toBe('solar-ingestor');
-    expect(ingestorClientId(undefined, 'host-a', 42, 'solar')).toBe('solar-ingestor');
-    expect(ingestorClientId(undefined, 'host-a', 42, 'site-b')).toBe('solar-ingestor-site-b');
+  it('is the fixed id without a shared group, with the prefix unless it is the default', () => {
+    expect(ingestorClientId({}, 'host-a')).toBe(INGESTOR_CLIENT_ID);
+    expect(ingestorClientId({ sharedGroup: '' }, 'host-a')).toBe('solar-ingestor');
+    expect(ingestorClientId({ topicPrefix: 'solar' }, 'host-a')).toBe('solar-ingestor');
+    expect(ingestorClientId({ topicPrefix: 'site-b' }, 'host-a')).toBe('solar-ingestor-site-b');
   });
 
-  it('is unique per host and process in a shared group', () => {
-    expect(ingestorClientId('ingest', 'host-a', 42)).toBe('solar-ingestor-host-a-42');
-    expect(ingestorClientId('ingest', 'host-a', 43)).not.toBe(ingestorClientId('ingest', 'host-a', 42));
+  it('is one per host in a shared group, the same across restarts', () => {
+    expect(ingestorClientId({ sharedGroup: 'ingest' }, 'host-a')).toBe('solar-ingestor-host-a');
+    expect(ingestorClientId({ sharedGroup: 'ingest', topicPrefix: 'site-b' }, 'host-a')).toBe(
+      'solar-ingestor-site-b-host-a',
+    );
+    expect(ingestorClientId({ sharedGroup: 'ingest' }, 'host-b')).not.toBe(
+      ingestorClientId({ sharedGroup: 'ingest' }, 'host-a'),
+    );
+  });
+
+  it('is MQTT_CLIENT_ID when set', () => {
+    expect(ingestorClientId({ clientId: 'ingestor-0', sharedGroup: 'ingest' }, 'host-a')).toBe('ingestor-0');
+    expect(ingestorClientId({ clientId: 'ingestor-0' }, 'host-a')).toBe('ingestor-0');
   });
 });

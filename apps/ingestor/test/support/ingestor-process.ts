@@ -7,6 +7,7 @@ import { Child, isRunning, startNode } from '../../../../bench/support/processes
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const BOOT_TIMEOUT_MS = 60_000;
+const OUTCOME_SUMMARY = 'mqtt telemetry summary';
 
 /** The ingestor's health answer: the verdicts and, for the broker, how full its intake is. */
 export interface IngestorHealth {
@@ -22,6 +23,7 @@ export interface IngestorHealth {
  */
 export class IngestorProcess {
   private child: Child | undefined;
+  private readonly runs: Child[] = [];
 
   private constructor(
     private readonly env: Record<string, string>,
@@ -53,7 +55,9 @@ export class IngestorProcess {
     this.child = startNode('ingestor', ['--require', './bench/register.js', 'apps/ingestor/src/main.ts'], {
       cwd: ROOT,
       env: this.env,
+      keep: [OUTCOME_SUMMARY],
     });
+    this.runs.push(this.child);
     const deadline = Date.now() + BOOT_TIMEOUT_MS;
     while ((await this.health()).status !== 200) {
       if (!isRunning(this.child) || Date.now() > deadline) {
@@ -61,6 +65,16 @@ export class IngestorProcess {
       }
       await sleep(100);
     }
+  }
+
+  /**
+   * How many messages it logged as stored, over all its runs: the consumer logs its counts every
+   * minute and at shutdown (`LOG_LEVEL=info`), so a run ended by SIGKILL counts only its minutes.
+   */
+  storedCount(): number {
+    return this.runs
+      .flatMap((run) => run.kept)
+      .reduce((sum, summary) => sum + (typeof summary.stored === 'number' ? summary.stored : 0), 0);
   }
 
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { IncomingMessage, request, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { AddressInfo, connect } from 'node:net';
 import { ApiExpressAdapter } from './api-express-adapter';
 
 /** One GET on a fresh connection: the status and the body's text. */
@@ -54,5 +54,37 @@ describe('ApiExpressAdapter', () => {
 
   it('sends anything else as Nest does: as JSON', async () => {
     expect(await get(port, '/object')).toEqual({ status: 200, text: '{"a":1}' });
+  });
+
+  it("answers a header block over Node's limit with 431 and the API's body, where a client still sending reads it", async () => {
+    const path = `/object?search=${'x'.repeat(100 * 1024)}`;
+    const answer = await new Promise<{ text: string; error?: string }>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: a\r\n\r\n`),
+      );
+      let text = '';
+      let error: string | undefined;
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code));
+      socket.on('close', () => resolve({ text, error }));
+    });
+    expect(answer.error).toBeUndefined();
+    expect(answer.text.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(answer.text.split('\r\n\r\n')[1]).toBe('{"message":"Request header fields too large"}');
+    expect(await get(port, path)).toEqual({
+      status: 431,
+      text: '{"message":"Request header fields too large"}',
+    });
+  });
+
+  it('answers a malformed request line with 400 and the API body', async () => {
+    const text = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.on('close', () => resolve(received));
+    });
+    expect(text.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(text.split('\r\n\r\n')[1]).toBe('{"message":"Malformed request"}');
   });
 });
