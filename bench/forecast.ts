@@ -56,7 +56,10 @@ function printTrainings(result: ReplayResult) {
     const payload = run.model.payload as {
       pv: { orientation: { tilt: number; azimuth: number }; orientationSource: string; clearDays: number };
       training: {
-        validation: Record<string, { rounds: number; rmse: number; referenceRmse: number } | null>;
+        validation: Record<
+          string,
+          { rounds: number; rmse: number; referenceRmse: number; served?: string } | null
+        >;
       };
     } | null;
     if (!payload) {
@@ -71,8 +74,15 @@ function printTrainings(result: ReplayResult) {
     for (const [set, summary] of Object.entries(payload.training.validation)) {
       if (!summary) continue;
       log(
-        `    ${set.padEnd(13)} ${String(summary.rounds).padStart(3)} trees, hold-out RMSE ${summary.rmse.toFixed(0)} W ` +
-          `(what the trees correct: ${summary.referenceRmse.toFixed(0)} W)`,
+        `    ${set.padEnd(13)} ${String(summary.rounds).padStart(3)} trees, hold-out RMSE ${summary.rmse.toFixed(0)} W, ` +
+          `its baseline ${summary.referenceRmse.toFixed(0)} W: ${summary.served ?? 'learned'} served`,
+      );
+    }
+    if (run.model.servedModel) {
+      const served = run.model.servedModel;
+      log(
+        `    served: solar ${served.solar}, solar without weather ${served.solarWithoutWeather}, load ${served.load}; ` +
+          `orientation ${served.orientation.source}`,
       );
     }
   }
