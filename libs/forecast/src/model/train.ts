@@ -45,8 +45,9 @@ const PERFORMANCE_RATIO = 0.8;
 const PARAMS: Record<FeatureSet, Partial<BoostingParams>> = {
   solarWeather: { maxDepth: 5, minLeafRows: 30 },
   solarHistory: { maxDepth: 4, minLeafRows: 40 },
-  loadWeather: { maxDepth: 4, minLeafRows: 50 },
-  loadHistory: { maxDepth: 4, minLeafRows: 50 },
+  // Household load is mostly noise around its profile: small steps, shallow trees, big leaves.
+  loadWeather: { maxDepth: 3, minLeafRows: 100, lambda: 20, learningRate: 0.03, rounds: 800, earlyStoppingRounds: 100 },
+  loadHistory: { maxDepth: 3, minLeafRows: 100, lambda: 20, learningRate: 0.03, rounds: 800, earlyStoppingRounds: 100 },
 };
 
 const GOLDEN = 0.6180339887498949;
@@ -146,7 +147,7 @@ function fitLearner(
     weights: weights?.subarray(from, to),
   });
   const total = rows.targets.length;
-  const params = { ...PARAMS[spec.set], ...(process.env.EXP_PARAMS ? JSON.parse(process.env.EXP_PARAMS)[spec.set] ?? {} : {}) };
+  const params = PARAMS[spec.set];
   const first = fitBoosted(dataset(0, rows.split), dataset(rows.split, total), params);
 
   let absolute = 0;
