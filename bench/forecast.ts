@@ -266,7 +266,7 @@ function run(options: BenchOptions): void {
       '  (synthetic sample: these figures show that the bench runs, not how accurate the model is on real data)',
     );
   for (const line of summary) log(`  ${line}`);
-  log('  targets (issue 21; docs/performance.md):');
+  log('  targets (issue 21, set on NREL system 50 and the Konstanz household; docs/performance.md):');
   for (const check of targets) log(`    ${targetLine(check)}`);
   log(`  peak RSS of the whole run: ${peakRss.toFixed(0)} MiB; wall time ${wallSeconds.toFixed(1)} s`);
   log(`  plots (SVG, open in a browser) and results.json written to ${shown(directory)}/:`);

@@ -29,9 +29,12 @@ import { buildTimeline, historySpan, hourFloor } from './timeline';
  * Training rows replay forecasts inside the history: every observed hour is a target twice, once
  * from an origin 1–24 h before it and once from 25–168 h before (the horizons a 7-day forecast
  * has), with origins spread by a low-discrepancy sequence, never at random, so training is
- * deterministic. The last 15 % of the targets in time are held out: early stopping picks the
- * number of trees on them and the metrics are measured on them (day-ahead rows, daylight only for
- * solar); then every model is refitted on all rows with that number of trees.
+ * deterministic. The targets of the last 15 % of each model's hours (from the start of a UTC day)
+ * are held out: early stopping picks the number of trees on them, the metrics are measured on
+ * their day-ahead rows (daylight only for solar), and on those same rows the trees must beat
+ * their baseline (the physical model for solar with weather, smart persistence without, the load
+ * profile): if they do, they are refitted on all rows with that number of trees and served, else
+ * dropped and the baseline is served (`servedModel`, docs/forecasting.md).
  */
 
 const VALIDATION_SHARE = 0.15;
