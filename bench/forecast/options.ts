@@ -113,7 +113,7 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'start|end',
         default: 'start',
-        help: '--csv: a timestamp marks the start or the end of its interval',
+        help: '--csv, --pvdaq: a timestamp marks the start or the end of its interval',
       },
       {
         name: 'pvdaq-column',
@@ -353,7 +353,7 @@ function parseFlags(argv: string[]): Record<string, string | boolean | undefined
 
 /** Only with these layouts does an option mean anything. */
 const LAYOUT_OPTIONS: Record<string, Layout[]> = {
-  stamps: ['csv'],
+  stamps: ['csv', 'pvdaq'],
   'pvdaq-column': ['pvdaq'],
   'opsd-prefix': ['opsd'],
   'no-cest-shift': ['opsd'],
