@@ -317,7 +317,9 @@ function orientation(text: string | undefined): { tilt: number; azimuth: number 
   const tilt = Number(match?.[1]);
   const azimuth = Number(match?.[2]);
   if (!match || tilt > 90 || azimuth >= 360)
-    throw new UsageError(`--installed wants TILT/AZIMUTH in degrees (tilt 0–90, azimuth 0–359), e.g. 45/158, got ${text}`);
+    throw new UsageError(
+      `--installed wants TILT/AZIMUTH in degrees (tilt 0–90, azimuth 0–359), e.g. 45/158, got ${text}`,
+    );
   return { tilt, azimuth };
 }
 

@@ -90,8 +90,7 @@ function meanLoadBefore(load: Float64Array, origin: number, hours: number): numb
 export function baselineLoad(timeline: Timeline, hour: number, origin: number): number {
   const recent = recentHourMean(timeline.load, hour, origin);
   if (Number.isFinite(recent)) {
-    const shift =
-      meanLoadBefore(timeline.load, origin, 72) - meanLoadBefore(timeline.load, origin, 14 * 24);
+    const shift = meanLoadBefore(timeline.load, origin, 72) - meanLoadBefore(timeline.load, origin, 14 * 24);
     return Math.max(0, recent + (Number.isFinite(shift) ? RECENT_LEVEL_WEIGHT * shift : 0));
   }
   const utcHour = (timeline.start + hour * HOUR_MS) / HOUR_MS + 0.5;

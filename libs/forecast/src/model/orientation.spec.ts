@@ -48,7 +48,10 @@ describe('inferOrientation on an array of known tilt and azimuth, with hot summe
   const geometry = sunGeometry(start, hours, site.latitude, site.longitude);
   const random = seededRandom(11);
   const clearness = Array.from({ length: days }, () => (random() < 0.5 ? 0.95 : 0.3 + 0.5 * random()));
-  const ghi = Float64Array.from({ length: hours }, (_, hour) => geometry.clearGhiMean[hour] * clearness[floor(hour / 24)]);
+  const ghi = Float64Array.from(
+    { length: hours },
+    (_, hour) => geometry.clearGhiMean[hour] * clearness[floor(hour / 24)],
+  );
   const plane = planeOfArray(geometry, decompose(geometry, ghi), truth);
   const air = Array.from({ length: hours }, (_, hour) => {
     const at = start + hour * HOUR_MS;

@@ -1,13 +1,7 @@
 import { DailyForecastPoint, Forecast, ForecastInput, HourlyForecastPoint } from '../forecaster';
 import { baselineLoad, baselineSolar, loadLevel } from './baseline';
 import { DEFAULT_BATTERY_CAPACITY_WH, DEFAULT_STATE_OF_CHARGE, simulateBattery } from './battery';
-import {
-  FeatureContext,
-  featureContext,
-  featureRows,
-  FeatureSet,
-  recentClearSkyIndex,
-} from './features';
+import { FeatureContext, featureContext, featureRows, FeatureSet, recentClearSkyIndex } from './features';
 import { predictBoosted } from './gradient-boosting';
 import { ForecastPayload, readPayload } from './model-payload';
 import { HOUR_MS } from './pv-physics';

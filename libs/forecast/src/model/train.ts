@@ -49,8 +49,22 @@ const PARAMS: Record<FeatureSet, Partial<BoostingParams>> = {
   solarWeather: { maxDepth: 5, minLeafRows: 30 },
   solarHistory: { maxDepth: 4, minLeafRows: 40 },
   // Household load is mostly noise around its profile: small steps, shallow trees, big leaves.
-  loadWeather: { maxDepth: 3, minLeafRows: 100, lambda: 20, learningRate: 0.03, rounds: 800, earlyStoppingRounds: 100 },
-  loadHistory: { maxDepth: 3, minLeafRows: 100, lambda: 20, learningRate: 0.03, rounds: 800, earlyStoppingRounds: 100 },
+  loadWeather: {
+    maxDepth: 3,
+    minLeafRows: 100,
+    lambda: 20,
+    learningRate: 0.03,
+    rounds: 800,
+    earlyStoppingRounds: 100,
+  },
+  loadHistory: {
+    maxDepth: 3,
+    minLeafRows: 100,
+    lambda: 20,
+    learningRate: 0.03,
+    rounds: 800,
+    earlyStoppingRounds: 100,
+  },
 };
 
 const GOLDEN = 0.6180339887498949;
@@ -134,7 +148,11 @@ function fitLearner(
   const dayOf = (hour: number) => Math.floor((context.timeline.start + hour * HOUR_MS) / DAY_MS);
   const trainingTargets = trainingCount(spec.candidates, VALIDATION_SHARE, dayOf);
   const validationTargets = spec.candidates.length - trainingTargets;
-  if (spec.candidates.length < MIN_TARGET_HOURS || validationTargets < MIN_VALIDATION_HOURS || trainingTargets <= 0)
+  if (
+    spec.candidates.length < MIN_TARGET_HOURS ||
+    validationTargets < MIN_VALIDATION_HOURS ||
+    trainingTargets <= 0
+  )
     return null;
   const rows = replay(spec.candidates, trainingTargets);
   const width = FEATURE_NAMES[spec.set].length;

@@ -34,12 +34,14 @@ export class ServedOrientationDto {
 export class ServedModelDto implements ServedModel {
   @ApiProperty({
     enum: SERVED,
-    description: 'Solar with a weather forecast; baseline: the fitted physical model without the learned correction',
+    description:
+      'Solar with a weather forecast; baseline: the fitted physical model without the learned correction',
   })
   solar!: 'learned' | 'baseline';
   @ApiProperty({
     enum: SERVED,
-    description: "Solar for hours without weather; baseline: smart persistence (the last day's clear-sky index)",
+    description:
+      "Solar for hours without weather; baseline: smart persistence (the last day's clear-sky index)",
   })
   solarWithoutWeather!: 'learned' | 'baseline';
   @ApiProperty({
@@ -113,7 +115,8 @@ export class PredictionJobStatusDto implements PredictionJobView {
   @ApiProperty({
     type: ServedModelDto,
     nullable: true,
-    description: 'Which model is live after the training, or behind the forecast; null without a trained model',
+    description:
+      'Which model is live after the training, or behind the forecast; null without a trained model',
   })
   servedModel!: ServedModelDto | null;
 }
