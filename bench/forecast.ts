@@ -10,6 +10,7 @@ import { replaySite, ReplayResult, Setting, SiteData, timeTraining } from './for
 import { SAMPLE } from './forecast/sample';
 import { loadRows, loadTable, signed, solarCoverage, solarRows, solarTable } from './forecast/scores';
 import { readSite } from './forecast/site-input';
+import { checkTargets, TargetFigures, targetLine } from './forecast/targets';
 
 /**
  * `npm run bench:forecast`: the forecasting model's evaluation on measured data. One site per
@@ -56,7 +57,10 @@ function printTrainings(result: ReplayResult) {
     const payload = run.model.payload as {
       pv: { orientation: { tilt: number; azimuth: number }; orientationSource: string; clearDays: number };
       training: {
-        validation: Record<string, { rounds: number; rmse: number; referenceRmse: number } | null>;
+        validation: Record<
+          string,
+          { rounds: number; rmse: number; referenceRmse: number; served?: string } | null
+        >;
       };
     } | null;
     if (!payload) {
@@ -71,8 +75,15 @@ function printTrainings(result: ReplayResult) {
     for (const [set, summary] of Object.entries(payload.training.validation)) {
       if (!summary) continue;
       log(
-        `    ${set.padEnd(13)} ${String(summary.rounds).padStart(3)} trees, hold-out RMSE ${summary.rmse.toFixed(0)} W ` +
-          `(what the trees correct: ${summary.referenceRmse.toFixed(0)} W)`,
+        `    ${set.padEnd(13)} ${String(summary.rounds).padStart(3)} trees, hold-out RMSE ${summary.rmse.toFixed(0)} W, ` +
+          `its baseline ${summary.referenceRmse.toFixed(0)} W: ${summary.served ?? 'learned'} served`,
+      );
+    }
+    if (run.model.servedModel) {
+      const served = run.model.servedModel;
+      log(
+        `    served: solar ${served.solar}, solar without weather ${served.solarWithoutWeather}, load ${served.load}; ` +
+          `orientation ${served.orientation.source}`,
       );
     }
   }
@@ -137,6 +148,15 @@ function run(options: BenchOptions): void {
 
   const summary: string[] = [];
   const results: Record<string, unknown> = {};
+  const trainedLast = (setting: Setting) => result.trainings.filter((run) => run.setting === setting).at(-1);
+  const orientationOf = (setting: Setting) => trainedLast(setting)?.model.servedModel?.orientation ?? null;
+  const targetFigures: TargetFigures = {
+    weatherNrmse: null,
+    historySkill: null,
+    loadSkill: null,
+    inferred: orientationOf('weather') ?? orientationOf('history'),
+    installed: options.installed,
+  };
   for (const setting of result.settings) {
     if (data.solar && capacity) {
       const coverage = solarCoverage(result.hours, setting);
@@ -156,6 +176,8 @@ function run(options: BenchOptions): void {
       );
       log(solarTable(rows));
       results[`solar/${setting}`] = { coverage, rows };
+      if (setting === 'weather') targetFigures.weatherNrmse = overall.model.nrmse;
+      else targetFigures.historySkill = skillScore(overall.model, overall.smartPersistence);
       summary.push(
         `solar ${SHORT[setting]}: nRMSE ${percent(overall.model.nrmse)}, nMAE ${percent(overall.model.nmae)} ` +
           `over ${overall.hours} daytime hours; skill vs smart persistence ` +
@@ -181,12 +203,16 @@ function run(options: BenchOptions): void {
       log(`Load, setting ${SETTING_NAME[setting]}; all hours`);
       log(loadTable(rows));
       results[`load/${setting}`] = rows;
+      if (setting === 'history') targetFigures.loadSkill = skillScore(overall.model, overall.sameAsYesterday);
       summary.push(
         `load ${SHORT[setting]}: RMSE ${overall.model.rmse.toFixed(0)} W, MAE ${overall.model.mae.toFixed(0)} W ` +
           `over ${overall.hours} hours; skill vs same-as-yesterday ${signed(skillScore(overall.model, overall.sameAsYesterday)).trim()}`,
       );
     }
   }
+
+  const targets = checkTargets(targetFigures);
+  results.targets = targets;
 
   if (options.timeTraining) {
     log();
@@ -240,6 +266,8 @@ function run(options: BenchOptions): void {
       '  (synthetic sample: these figures show that the bench runs, not how accurate the model is on real data)',
     );
   for (const line of summary) log(`  ${line}`);
+  log('  targets (issue 21, set on NREL system 50 and the Konstanz household; docs/performance.md):');
+  for (const check of targets) log(`    ${targetLine(check)}`);
   log(`  peak RSS of the whole run: ${peakRss.toFixed(0)} MiB; wall time ${wallSeconds.toFixed(1)} s`);
   log(`  plots (SVG, open in a browser) and results.json written to ${shown(directory)}/:`);
   for (const figure of figures) log(`    ${shown(figure.file)}: ${figure.what}`);

@@ -48,12 +48,20 @@ export interface PvdaqSeries {
   negativeQuarters: number;
 }
 
+const QUARTER_MS = 15 * 60_000;
+
 /**
  * NREL PVDAQ `measured_on,<power>`: every stamp says `-07:00`, but the clock is local time with
  * DST, so the offset is dropped and the wall time localised in `timeZone`. Values are 15-minute
- * means labelled by the start of their quarter (pandas' default), in W.
+ * means in W, labelled by the start of their quarter (pandas' default) or, with `stamps: 'end'`,
+ * by its end (system 50's: see bench/FORECAST.md).
  */
-export function readPvdaq(path: string, timeZone: string, powerColumn = 'ac_power_2'): PvdaqSeries {
+export function readPvdaq(
+  path: string,
+  timeZone: string,
+  powerColumn = 'ac_power_2',
+  stamps: 'start' | 'end' = 'start',
+): PvdaqSeries {
   const [first, ...rows] = lines(path);
   const names = header(first);
   const timeIndex = column(names, 'measured_on', path);
@@ -72,7 +80,7 @@ export function readPvdaq(path: string, timeZone: string, powerColumn = 'ac_powe
       continue;
     }
     if (value < 0) negativeQuarters++;
-    const utc = wallTimeToUtc(wall, timeZone);
+    const utc = wallTimeToUtc(wall, timeZone) - (stamps === 'end' ? QUARTER_MS : 0);
     const hour = Math.floor(utc / HOUR_MS) * HOUR_MS;
     const slot = sums.get(hour) ?? { sum: 0, count: 0 };
     slot.sum += Math.max(0, value);

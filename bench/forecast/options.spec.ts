@@ -119,7 +119,7 @@ describe('parseOptions', () => {
   });
 
   it('refuses an option of another layout', () => {
-    expect(usageError('--pvdaq', 'p.csv', '--stamps', 'end')).toBe('--stamps applies to --csv only');
+    expect(usageError('--opsd', 'h.csv', '--stamps', 'end')).toBe('--stamps applies to --csv, --pvdaq only');
     expect(usageError('--csv', 'x.csv', '--no-cest-shift')).toBe('--no-cest-shift applies to --opsd only');
   });
 

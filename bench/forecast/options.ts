@@ -96,6 +96,13 @@ const GROUPS: OptionGroup[] = [
           '--csv: the offset most stamps carry, and required when they carry none; --pvdaq: required; --opsd: Europe/Berlin',
         help: 'IANA zone of the site: stamps without an offset are read in it, and scored days run from its midnight',
       },
+      {
+        name: 'installed',
+        type: 'string',
+        value: 'TILT/AZIMUTH',
+        defaultText: 'none: the orientation target is not checked',
+        help: 'the array as installed, degrees (azimuth from north, 180 south), e.g. 45/158: the inferred orientation is checked against it',
+      },
     ],
   },
   {
@@ -106,7 +113,7 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'start|end',
         default: 'start',
-        help: '--csv: a timestamp marks the start or the end of its interval',
+        help: '--csv, --pvdaq: a timestamp marks the start or the end of its interval',
       },
       {
         name: 'pvdaq-column',
@@ -264,6 +271,8 @@ export interface BenchOptions {
   results: string | null;
   plotWeek: string | null;
   timeTraining: boolean;
+  /** The array as installed, when given: the orientation target is checked against it. */
+  installed: { tilt: number; azimuth: number } | null;
 }
 
 export type ParsedCommand = { help: true } | { help: false; options: BenchOptions };
@@ -302,6 +311,18 @@ function dateRange(text: string | undefined, name: string): [string, string] | n
   return [match[1], match[2]];
 }
 
+function orientation(text: string | undefined): { tilt: number; azimuth: number } | null {
+  if (text === undefined) return null;
+  const match = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(text.trim());
+  const tilt = Number(match?.[1]);
+  const azimuth = Number(match?.[2]);
+  if (!match || tilt > 90 || azimuth >= 360)
+    throw new UsageError(
+      `--installed wants TILT/AZIMUTH in degrees (tilt 0–90, azimuth 0–359), e.g. 45/158, got ${text}`,
+    );
+  return { tilt, azimuth };
+}
+
 function oneOf<T extends string>(text: string, name: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(text))
     throw new UsageError(`--${name} wants ${allowed.join(' or ')}, got ${text}`);
@@ -334,7 +355,7 @@ function parseFlags(argv: string[]): Record<string, string | boolean | undefined
 
 /** Only with these layouts does an option mean anything. */
 const LAYOUT_OPTIONS: Record<string, Layout[]> = {
-  stamps: ['csv'],
+  stamps: ['csv', 'pvdaq'],
   'pvdaq-column': ['pvdaq'],
   'opsd-prefix': ['opsd'],
   'no-cest-shift': ['opsd'],
@@ -403,6 +424,7 @@ export function parseOptions(argv: string[]): ParsedCommand {
       results: text('results') ?? null,
       plotWeek,
       timeTraining: Boolean(flags['time-training']),
+      installed: orientation(text('installed')),
     },
   };
 }

@@ -105,7 +105,7 @@ export function readSite(options: BenchOptions): SiteSeries {
     };
   } else if (options.layout === 'pvdaq') {
     const timeZone = options.timeZone!;
-    const pv = readPvdaq(options.path, timeZone, options.pvdaqColumn);
+    const pv = readPvdaq(options.path, timeZone, options.pvdaqColumn, options.stamps);
     notes.push(
       `PV: ${count(pv.quarters)} quarter-hours (${pv.emptyQuarters} empty, ${pv.negativeQuarters} negative → 0), ` +
         `${count(pv.power.size)} UTC hours; the stamps' fixed offset dropped and wall times read in ${timeZone}`,

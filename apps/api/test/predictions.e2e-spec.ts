@@ -63,6 +63,18 @@ class GatedCompute extends InProcessForecastCompute {
   }
 }
 
+/** A trained model's `servedModel`: each part learned or baseline, and the orientation's source. */
+const SERVED_MODEL = expect.objectContaining({
+  solar: expect.stringMatching(/^(learned|baseline)$/),
+  solarWithoutWeather: expect.stringMatching(/^(learned|baseline)$/),
+  load: expect.stringMatching(/^(learned|baseline)$/),
+  orientation: {
+    tilt: expect.any(Number),
+    azimuth: expect.any(Number),
+    source: expect.stringMatching(/^(fitted|assumed)$/),
+  },
+});
+
 describe('predictions /api/predictions', () => {
   const clock = new FakeClock(NOW);
   const compute = new GatedCompute();
@@ -276,6 +288,7 @@ describe('predictions /api/predictions', () => {
         predictions: null,
         dataPointsUsed: 0,
         modelMetrics: {},
+        servedModel: null,
       });
     });
 
@@ -317,6 +330,8 @@ describe('predictions /api/predictions', () => {
         },
       });
       expect(trained.modelMetrics).toEqual(trained.metrics);
+      // Which model is live: each part learned or baseline, as the hold-out decided.
+      expect(trained.servedModel).toEqual(SERVED_MODEL);
       // 30 days of hourly readings, or fewer (the model may leave some hours out).
       expect(trained.dataPointsUsed).toBeGreaterThanOrEqual(600);
       expect(trained.dataPointsUsed).toBeLessThanOrEqual(720);
@@ -325,6 +340,7 @@ describe('predictions /api/predictions', () => {
       expect(predicted).toMatchObject({ status: 'completed', progress: 100, error: null, metrics: null });
       expect(predicted.predictions).toHaveLength(168);
       expect(predicted.modelMetrics).toEqual(trained.metrics);
+      expect(predicted.servedModel).toEqual(trained.servedModel);
 
       // Weather was fetched first, since none was stored.
       expect(weather.requestsFor(BERLIN.latitude).length).toBeGreaterThan(0);
@@ -356,6 +372,7 @@ describe('predictions /api/predictions', () => {
             rmse: expect.any(Number),
             r2: expect.any(Number),
           }),
+          servedModel: trained.servedModel,
         },
       });
     });
@@ -393,7 +410,7 @@ describe('predictions /api/predictions', () => {
     it('forecasts from solar physics alone for a source never trained', async () => {
       const { jobId } = (await start('predict', shed).expect(200)).body;
       const job = await waitForJob(jobId);
-      expect(job).toMatchObject({ status: 'completed', error: null, modelMetrics: {} });
+      expect(job).toMatchObject({ status: 'completed', error: null, modelMetrics: {}, servedModel: null });
       expect(job.predictions).toHaveLength(168);
       expectPhysicallyConsistent((await latest(shed)).data, BERLIN);
     });

@@ -54,12 +54,33 @@ export interface ModelMetrics {
   load_r2: number;
 }
 
+/** Which forecast a learner's hold-out earned: its trees, or the baseline it had to beat. */
+export type ServedChoice = 'learned' | 'baseline';
+
+/**
+ * What a trained model serves, decided on the hold-out (the last 15 % of the history): a learned
+ * part only where its day-ahead RMSE there beat its baseline's, else the baseline. See
+ * docs/forecasting.md.
+ */
+export interface ServedModel {
+  /** Solar with a weather forecast; baseline: the fitted physical model alone. */
+  solar: ServedChoice;
+  /** Solar for hours without weather; baseline: smart persistence (the last day's clear-sky index). */
+  solarWithoutWeather: ServedChoice;
+  /** Load; baseline: the profile (the same hour's mean over the last 14 days). */
+  load: ServedChoice;
+  /** The array's orientation the forecast uses: fitted on clear days, or assumed with too few of them. */
+  orientation: { tilt: number; azimuth: number; source: 'fitted' | 'assumed' };
+}
+
 /** A trained model, serializable as JSON (stored per source in PostgreSQL). */
 export interface TrainedModel {
   version: number;
   trainedAt: string;
   dataPointsUsed: number;
   metrics: ModelMetrics;
+  /** What the forecast serves; absent in models stored before it was recorded. */
+  servedModel?: ServedModel;
   /** The learner's parameters: opaque to everything but `./model`. */
   payload: unknown;
 }

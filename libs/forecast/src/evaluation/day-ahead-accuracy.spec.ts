@@ -8,6 +8,7 @@ import {
   MeasuredHour,
   scoreDayAheadForecasts,
   servedModelKind,
+  trainedModelKind,
 } from './day-ahead-accuracy';
 
 const HOUR_MS = 3_600_000;
@@ -209,5 +210,19 @@ describe('dayAheadForecast', () => {
     expect(
       servedModelKind({ version: -1, trainedAt: '', dataPointsUsed: 0, metrics: {} as never, payload: {} }),
     ).toBe('physics');
+  });
+
+  it('says a trained source is served the learned model, or the baseline where validation chose it', () => {
+    const orientation = { tilt: 30, azimuth: 180, source: 'fitted' as const };
+    const served = (solar: 'learned' | 'baseline', load: 'learned' | 'baseline') => ({
+      solar,
+      solarWithoutWeather: solar,
+      load,
+      orientation,
+    });
+    expect(trainedModelKind(served('baseline', 'baseline'))).toBe('baseline');
+    expect(trainedModelKind(served('learned', 'baseline'))).toBe('learned');
+    expect(trainedModelKind(served('baseline', 'learned'))).toBe('learned');
+    expect(trainedModelKind(null)).toBe('learned');
   });
 });

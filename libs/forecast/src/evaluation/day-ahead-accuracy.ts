@@ -16,7 +16,7 @@
  * - Over several days, every scored hour of every day counts once (not a mean of daily scores).
  */
 
-import { Forecast, Site, TrainedModel } from '../forecaster';
+import { Forecast, ServedModel, Site, TrainedModel } from '../forecaster';
 import { baselineSolar } from '../model/baseline';
 import { readPayload } from '../model/model-payload';
 import { clearSkyPower } from '../model/pv-model';
@@ -89,9 +89,21 @@ export function dayAheadDate(issuedAt: Date): string {
   return new Date(today + DAY_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * What a trained model serves, as one kind: `learned` when its training served a learned part
+ * (solar with or without weather, or load), `baseline` when the hold-out chose the baseline for
+ * every part (docs/forecasting.md). A model stored before `servedModel` existed counts as learned.
+ */
+export function trainedModelKind(served: ServedModel | null | undefined): 'learned' | 'baseline' {
+  if (!served) return 'learned';
+  return served.solar === 'learned' || served.solarWithoutWeather === 'learned' || served.load === 'learned'
+    ? 'learned'
+    : 'baseline';
+}
+
 /** Which model `forecast` serves with `model` (an unreadable model is served as physics). */
 export function servedModelKind(model: TrainedModel | null): ForecastModelKind {
-  return readPayload(model) ? 'learned' : 'physics';
+  return readPayload(model) ? trainedModelKind(model?.servedModel) : 'physics';
 }
 
 /**

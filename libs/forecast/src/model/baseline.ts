@@ -66,13 +66,33 @@ export function recentHourMean(series: Float64Array, target: number, origin: num
   return count > 0 ? sum / count : NaN;
 }
 
+/** Share of the last 3 days' departure from the 14-day mean level that the load profile follows. */
+const RECENT_LEVEL_WEIGHT = 0.5;
+
+function meanLoadBefore(load: Float64Array, origin: number, hours: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let hour = Math.max(0, origin - hours); hour < Math.min(load.length, origin); hour++) {
+    if (Number.isFinite(load[hour])) {
+      sum += load[hour];
+      count++;
+    }
+  }
+  return count > 0 ? sum / count : NaN;
+}
+
 /**
- * Baseline load (W): the mean of the same hour over the 14 days before the origin, else a
- * typical household day in local mean solar time. The load trees learn the correction to it.
+ * Baseline load (W), the profile: the mean of the same hour over the 14 days before the origin,
+ * moved by half of how far the last 3 days' mean load is from the 14 days' (a cold spell, a
+ * holiday: levels persist for days, the hour's shape less so); without history a typical
+ * household day in local mean solar time. The load trees learn the correction to it.
  */
 export function baselineLoad(timeline: Timeline, hour: number, origin: number): number {
   const recent = recentHourMean(timeline.load, hour, origin);
-  if (Number.isFinite(recent)) return recent;
+  if (Number.isFinite(recent)) {
+    const shift = meanLoadBefore(timeline.load, origin, 72) - meanLoadBefore(timeline.load, origin, 14 * 24);
+    return Math.max(0, recent + (Number.isFinite(shift) ? RECENT_LEVEL_WEIGHT * shift : 0));
+  }
   const utcHour = (timeline.start + hour * HOUR_MS) / HOUR_MS + 0.5;
   const localHour = (((utcHour + timeline.geometry.longitude / 15) % 24) + 24) % 24;
   return typicalLoad(localHour);

@@ -310,6 +310,23 @@ function meanOver(sum: Float64Array, count: Float64Array, from: number, to: numb
   return n > 0 ? windowSum(sum, from, to) / n : NaN;
 }
 
+/** Without any measured day, smart persistence assumes this clear-sky index (mid-latitude climatology). */
+export const CLIMATOLOGICAL_INDEX = 0.7;
+
+/**
+ * The solar baseline's clear-sky index: produced over clear-sky energy in the 24 hours before the
+ * origin (capped at 1.5), the climatological 0.7 when those hours were not measured. Times the
+ * clear-sky power it is smart persistence.
+ */
+export function recentClearSkyIndex(context: FeatureContext, origin: number): number {
+  const index = ratio(
+    windowSum(context.prefix.solar, origin - 24, origin),
+    windowSum(context.prefix.clearWhereSolar, origin - 24, origin),
+    0.1 * context.pv.maxPower,
+  );
+  return isFiniteNumber(index) ? min(1.5, index) : CLIMATOLOGICAL_INDEX;
+}
+
 /** Feature rows for (target, origin) pairs; `maskPerformance[i]` hides `performance72h` (see training). */
 export function featureRows(
   context: FeatureContext,

@@ -85,7 +85,7 @@ function rmse(pairs: [number, number][]): number {
 
 describe('trainForecaster', () => {
   it('returns a JSON-serialisable model with hold-out metrics and the data points used', () => {
-    expect(model.version).toBe(1);
+    expect(model.version).toBe(2);
     expect(model.trainedAt).toBe(new Date(trainEnd).toISOString());
     expect(model.dataPointsUsed).toBe(TRAIN_DAYS * 24);
     for (const value of Object.values(model.metrics)) expect(Number.isFinite(value)).toBe(true);

@@ -4,7 +4,7 @@ import { BoostedModel, isBoostedModel } from './gradient-boosting';
 import { PvModel } from './pv-model';
 
 /** Bumped whenever the payload's meaning changes; an older model is then treated as untrained. */
-export const MODEL_VERSION = 1;
+export const MODEL_VERSION = 2;
 
 export interface ValidationSummary {
   /** Training rows of the first fit (the hold-out excluded) and hold-out rows (day-ahead horizons). */
@@ -16,8 +16,15 @@ export interface ValidationSummary {
   mae: number;
   rmse: number;
   r2: number;
-  /** RMSE of what the trees correct (the physical model for solar, the 14-day same-hour mean for load), W. */
+  /**
+   * The baseline on the same hold-out rows, W: the fitted physical model (solar with weather),
+   * smart persistence (solar without weather), the 14-day same-hour profile (load).
+   */
+  referenceMae: number;
   referenceRmse: number;
+  referenceR2: number;
+  /** `learned` when the trees' hold-out RMSE beat the baseline's, and only then are they served. */
+  served: 'learned' | 'baseline';
 }
 
 /** What `TrainedModel.payload` holds: plain JSON. */

@@ -95,12 +95,26 @@ export function clearDayHours(timeline: Timeline, until = timeline.hours): { day
   return { days: clearDays, hours: clearHours };
 }
 
+/** Cells lose this share of power per K above 25 °C (crystalline silicon). */
+const TEMPERATURE_COEFFICIENT = -0.004;
+/** Cells run this many K above the air per W/m² on the plane (NOCT-style rule of thumb). */
+const CELL_HEATING = 0.03;
+
+/**
+ * The cells' temperature derating for plane irradiance and air temperature (1 when the air
+ * temperature is unknown). Without it a summer noon's hot cells read as too little irradiance and
+ * a cold winter day's as too much, and the fit tilts the array steeper to match.
+ */
+export function cellDerating(plane: number, air: number): number {
+  return isFiniteNumber(air) ? max(0, 1 + TEMPERATURE_COEFFICIENT * (air + CELL_HEATING * plane - 25)) : 1;
+}
+
 export function inferOrientation(
   timeline: Timeline,
   maxPower: number,
   until = timeline.hours,
 ): OrientationFit {
-  const { geometry, solar, shortwave } = timeline;
+  const { geometry, solar, shortwave, temperature } = timeline;
   const clear = clearDayHours(timeline, until);
   if (clear.days < MIN_CLEAR_DAYS) {
     return {
@@ -122,7 +136,7 @@ export function inferOrientation(
     let xx = 0;
     let yy = 0;
     for (const hour of used) {
-      const x = plane[hour];
+      const x = plane[hour] * cellDerating(plane[hour], temperature[hour]);
       if (!isFiniteNumber(x)) continue;
       xy += x * solar[hour];
       xx += x * x;

@@ -1,7 +1,7 @@
 import { DailyForecastPoint, Forecast, ForecastInput, HourlyForecastPoint } from '../forecaster';
-import { baselineLoad, baselineSolar, CLIMATOLOGICAL_CLEARNESS, loadLevel } from './baseline';
+import { baselineLoad, baselineSolar, loadLevel } from './baseline';
 import { DEFAULT_BATTERY_CAPACITY_WH, DEFAULT_STATE_OF_CHARGE, simulateBattery } from './battery';
-import { FeatureContext, featureContext, featureRows, FeatureSet, SOLAR_HISTORY_FEATURES } from './features';
+import { FeatureContext, featureContext, featureRows, FeatureSet, recentClearSkyIndex } from './features';
 import { predictBoosted } from './gradient-boosting';
 import { ForecastPayload, readPayload } from './model-payload';
 import { HOUR_MS } from './pv-physics';
@@ -105,8 +105,6 @@ function baselineSolarAt(input: ForecastInput, timeline: Timeline, hours: number
   return hours.map((hour) => power[hour]);
 }
 
-const RECENT_RATIO = SOLAR_HISTORY_FEATURES.indexOf('solarRatio24h');
-
 function modelSolar(
   payload: ForecastPayload,
   context: FeatureContext,
@@ -125,12 +123,13 @@ function modelSolar(
         : 0;
       return clamp(physical + capacityWatts * correction);
     }
-    const features = featureRows(context, 'solarHistory', [hour], [origin]);
     if (models.solarHistory)
-      return clamp(context.clearPower[hour] * predictBoosted(models.solarHistory, features));
-    // No weather and no history-only trees: the clear sky at the last day's clear-sky index.
-    const recent = features[RECENT_RATIO];
-    return clamp(context.clearPower[hour] * (Number.isFinite(recent) ? recent : CLIMATOLOGICAL_CLEARNESS));
+      return clamp(
+        context.clearPower[hour] *
+          predictBoosted(models.solarHistory, featureRows(context, 'solarHistory', [hour], [origin])),
+      );
+    // No weather and no history-only trees served: smart persistence, the clear sky at the last day's index.
+    return clamp(context.clearPower[hour] * recentClearSkyIndex(context, origin));
   });
 }
 

@@ -1,7 +1,14 @@
-import { ModelMetrics, TrainedModel, TrainingInput } from '../forecaster';
+import { ModelMetrics, ServedChoice, ServedModel, TrainedModel, TrainingInput } from '../forecaster';
 import { baselineLoad, DEFAULT_CAPACITY_WATTS, loadLevel } from './baseline';
 import { estimateBatteryCapacity } from './battery';
-import { FEATURE_NAMES, FeatureContext, featureContext, featureRows, FeatureSet } from './features';
+import {
+  FEATURE_NAMES,
+  FeatureContext,
+  featureContext,
+  featureRows,
+  FeatureSet,
+  recentClearSkyIndex,
+} from './features';
 import { BoostedModel, BoostingParams, Dataset, fitBoosted, predictBoosted } from './gradient-boosting';
 import { ForecastPayload, MODEL_VERSION, ValidationSummary } from './model-payload';
 import { fitPvModel } from './pv-model';
@@ -22,12 +29,16 @@ import { buildTimeline, historySpan, hourFloor } from './timeline';
  * Training rows replay forecasts inside the history: every observed hour is a target twice, once
  * from an origin 1–24 h before it and once from 25–168 h before (the horizons a 7-day forecast
  * has), with origins spread by a low-discrepancy sequence, never at random, so training is
- * deterministic. The last 15 % of the targets in time are held out: early stopping picks the
- * number of trees on them and the metrics are measured on them (day-ahead rows, daylight only for
- * solar); then every model is refitted on all rows with that number of trees.
+ * deterministic. The targets of the last 15 % of each model's hours (from the start of a UTC day)
+ * are held out: early stopping picks the number of trees on them, the metrics are measured on
+ * their day-ahead rows (daylight only for solar), and on those same rows the trees must beat
+ * their baseline (the physical model for solar with weather, smart persistence without, the load
+ * profile): if they do, they are refitted on all rows with that number of trees and served, else
+ * dropped and the baseline is served (`servedModel`, docs/forecasting.md).
  */
 
 const VALIDATION_SHARE = 0.15;
+const DAY_MS = 86_400_000;
 /** Fewer usable hours than this and a model is not trained (its part of the forecast stays physical). */
 const MIN_TARGET_HOURS = 240;
 const MIN_VALIDATION_HOURS = 24;
@@ -37,8 +48,23 @@ const PERFORMANCE_RATIO = 0.8;
 const PARAMS: Record<FeatureSet, Partial<BoostingParams>> = {
   solarWeather: { maxDepth: 5, minLeafRows: 30 },
   solarHistory: { maxDepth: 4, minLeafRows: 40 },
-  loadWeather: { maxDepth: 4, minLeafRows: 50 },
-  loadHistory: { maxDepth: 4, minLeafRows: 50 },
+  // Household load is mostly noise around its profile: small steps, shallow trees, big leaves.
+  loadWeather: {
+    maxDepth: 3,
+    minLeafRows: 100,
+    lambda: 20,
+    learningRate: 0.03,
+    rounds: 800,
+    earlyStoppingRounds: 100,
+  },
+  loadHistory: {
+    maxDepth: 3,
+    minLeafRows: 100,
+    lambda: 20,
+    learningRate: 0.03,
+    rounds: 800,
+    earlyStoppingRounds: 100,
+  },
 };
 
 const GOLDEN = 0.6180339887498949;
@@ -57,7 +83,23 @@ interface Replay {
   split: number;
 }
 
-function replay(candidates: readonly number[]): Replay {
+/**
+ * How many of the (chronological) candidate hours train: the hold-out is the last `share` of them,
+ * moved back to the start of the day its first hour falls on (`dayOf`), so no day is split.
+ */
+export function trainingCount(
+  candidates: readonly number[],
+  share: number,
+  dayOf: (hour: number) => number,
+): number {
+  let count = Math.floor(candidates.length * (1 - share));
+  if (count <= 0 || count >= candidates.length) return count;
+  const day = dayOf(candidates[count]);
+  while (count > 0 && dayOf(candidates[count - 1]) === day) count--;
+  return count;
+}
+
+function replay(candidates: readonly number[], trainingTargets: number): Replay {
   const rows = candidates.length * 2;
   const targets = new Int32Array(rows);
   const origins = new Int32Array(rows);
@@ -78,8 +120,7 @@ function replay(candidates: readonly number[]): Replay {
       masked[row] = fraction(n * SQRT3 + offset * 0.5) < 1 / 3 ? 1 : 0;
     }
   });
-  const split = 2 * Math.floor(candidates.length * (1 - VALIDATION_SHARE));
-  return { targets, origins, masked, dayAhead, split };
+  return { targets, origins, masked, dayAhead, split: 2 * trainingTargets };
 }
 
 interface LearnerSpec {
@@ -103,11 +144,17 @@ function slice(values: Float64Array, width: number, from: number, to: number): F
 function fitLearner(
   context: FeatureContext,
   spec: LearnerSpec,
-): { model: BoostedModel; summary: ValidationSummary } | null {
-  const validationTargets =
-    spec.candidates.length - Math.floor(spec.candidates.length * (1 - VALIDATION_SHARE));
-  if (spec.candidates.length < MIN_TARGET_HOURS || validationTargets < MIN_VALIDATION_HOURS) return null;
-  const rows = replay(spec.candidates);
+): { model: BoostedModel | null; summary: ValidationSummary } | null {
+  const dayOf = (hour: number) => Math.floor((context.timeline.start + hour * HOUR_MS) / DAY_MS);
+  const trainingTargets = trainingCount(spec.candidates, VALIDATION_SHARE, dayOf);
+  const validationTargets = spec.candidates.length - trainingTargets;
+  if (
+    spec.candidates.length < MIN_TARGET_HOURS ||
+    validationTargets < MIN_VALIDATION_HOURS ||
+    trainingTargets <= 0
+  )
+    return null;
+  const rows = replay(spec.candidates, trainingTargets);
   const width = FEATURE_NAMES[spec.set].length;
   const values = featureRows(context, spec.set, rows.targets, rows.origins, rows.masked);
   const targets = Float64Array.from(rows.targets, (hour, row) => spec.target(hour, rows.origins[row]));
@@ -126,6 +173,7 @@ function fitLearner(
 
   let absolute = 0;
   let squared = 0;
+  let referenceAbsolute = 0;
   let referenceSquared = 0;
   let sum = 0;
   let sumSquares = 0;
@@ -138,16 +186,20 @@ function fitLearner(
     const error = predicted - actual;
     absolute += Math.abs(error);
     squared += error * error;
-    referenceSquared += (spec.reference(hour, rows.origins[row]) - actual) ** 2;
+    const referenceError = spec.reference(hour, rows.origins[row]) - actual;
+    referenceAbsolute += Math.abs(referenceError);
+    referenceSquared += referenceError * referenceError;
     sum += actual;
     sumSquares += actual * actual;
     count++;
   }
   const variance = count > 0 ? sumSquares - (sum * sum) / count : 0;
   const rounds = Math.max(1, first.bestRounds);
-  const final = fitBoosted(dataset(0, total), null, { ...params, rounds });
+  const served = chooseServed(squared, referenceSquared, count);
+  // A model that lost to its baseline is not refitted: it would not be served.
+  const final = served === 'learned' ? fitBoosted(dataset(0, total), null, { ...params, rounds }) : null;
   return {
-    model: final.model,
+    model: final?.model ?? null,
     summary: {
       trainRows: rows.split,
       validationRows: count,
@@ -155,9 +207,24 @@ function fitLearner(
       mae: count > 0 ? absolute / count : 0,
       rmse: count > 0 ? Math.sqrt(squared / count) : 0,
       r2: variance > 0 ? 1 - squared / variance : 0,
+      referenceMae: count > 0 ? referenceAbsolute / count : 0,
       referenceRmse: count > 0 ? Math.sqrt(referenceSquared / count) : 0,
+      referenceR2: variance > 0 ? 1 - referenceSquared / variance : 0,
+      served,
     },
   };
+}
+
+/**
+ * The model choice: the trees are served only when their squared error on the hold-out's
+ * day-ahead rows is below the baseline's on the same rows (and there are such rows).
+ */
+export function chooseServed(
+  modelSquaredError: number,
+  baselineSquaredError: number,
+  rows: number,
+): 'learned' | 'baseline' {
+  return rows > 0 && modelSquaredError < baselineSquaredError ? 'learned' : 'baseline';
 }
 
 function emptyMetrics(): ModelMetrics {
@@ -236,13 +303,6 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
       solarHours.push(hour);
     if (Number.isFinite(load[hour])) loadHours.push(hour);
   }
-  let indexSum = 0;
-  let clearSum = 0;
-  for (const hour of solarHours) {
-    indexSum += solar[hour] * context.clearPower[hour];
-    clearSum += context.clearPower[hour] ** 2;
-  }
-  const meanIndex = clearSum > 0 ? indexSum / clearSum : 0.7;
   const learners: LearnerSpec[] = [
     {
       set: 'solarWeather',
@@ -259,7 +319,7 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
       weight: (hour) => (context.clearPower[hour] / capacity) ** 2,
       toPower: (hour, output) => clamp(context.clearPower[hour] * output),
       observed: (hour) => solar[hour],
-      reference: (hour) => context.clearPower[hour] * meanIndex,
+      reference: (hour, origin) => clamp(context.clearPower[hour] * recentClearSkyIndex(context, origin)),
     },
     {
       set: 'loadWeather',
@@ -291,19 +351,34 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
     report(15 + (80 * (index + 1)) / learners.length);
   });
 
+  // The metrics are the served forecast's on the hold-out: the trees' or, where they lost, the baseline's.
   const metrics = emptyMetrics();
   const solarSummary = validation.solarWeather ?? validation.solarHistory;
   const loadSummary = validation.loadWeather ?? validation.loadHistory;
   if (solarSummary) {
-    metrics.mae = metrics.solar_mae = solarSummary.mae;
-    metrics.rmse = metrics.solar_rmse = solarSummary.rmse;
-    metrics.r2 = metrics.solar_r2 = solarSummary.r2;
+    const learned = solarSummary.served === 'learned';
+    metrics.mae = metrics.solar_mae = learned ? solarSummary.mae : solarSummary.referenceMae;
+    metrics.rmse = metrics.solar_rmse = learned ? solarSummary.rmse : solarSummary.referenceRmse;
+    metrics.r2 = metrics.solar_r2 = learned ? solarSummary.r2 : solarSummary.referenceR2;
   }
   if (loadSummary) {
-    metrics.load_mae = loadSummary.mae;
-    metrics.load_rmse = loadSummary.rmse;
-    metrics.load_r2 = loadSummary.r2;
+    const learned = loadSummary.served === 'learned';
+    metrics.load_mae = learned ? loadSummary.mae : loadSummary.referenceMae;
+    metrics.load_rmse = learned ? loadSummary.rmse : loadSummary.referenceRmse;
+    metrics.load_r2 = learned ? loadSummary.r2 : loadSummary.referenceR2;
   }
+  const served = (set: FeatureSet): ServedChoice => (models[set] ? 'learned' : 'baseline');
+  const servedModel: ServedModel = {
+    solar: served('solarWeather'),
+    solarWithoutWeather: served('solarHistory'),
+    // A forecast's load uses the weather trees, else the history-only ones, else the profile.
+    load: models.loadWeather || models.loadHistory ? 'learned' : 'baseline',
+    orientation: {
+      tilt: pv.orientation.tilt,
+      azimuth: pv.orientation.azimuth,
+      source: pv.orientationSource === 'default' ? 'assumed' : 'fitted',
+    },
+  };
 
   const payload: ForecastPayload = {
     kind: 'pv-physics+gradient-boosting',
@@ -329,6 +404,7 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
     trainedAt: input.now.toISOString(),
     dataPointsUsed,
     metrics,
+    servedModel,
     payload,
   };
 }

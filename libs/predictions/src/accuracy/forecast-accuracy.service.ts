@@ -13,6 +13,7 @@ import {
   HourlyObservation,
   MeasuredHour,
   scoreDayAheadForecasts,
+  trainedModelKind,
 } from '@solar/forecast';
 import { DayAheadForecastRepository } from '../storage/day-ahead-forecast.repository';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';
@@ -89,7 +90,10 @@ export class ForecastAccuracyService {
       daysScored: scores.days.length,
       normalizedBy,
       capacityWatts: normalizedBy === 'capacity' ? capacity : null,
-      model: { live: info ? 'learned' : 'physics', trainedAt: info?.trainedAt.toISOString() ?? null },
+      model: {
+        live: info ? trainedModelKind(info.servedModel) : 'physics',
+        trainedAt: info?.trainedAt.toISOString() ?? null,
+      },
       days: scores.days.map((day) => {
         const forecast = kept.get(day.date)!;
         return {

@@ -29,6 +29,7 @@ describe('prediction jobs', () => {
       predictions: null,
       dataPointsUsed: 0,
       modelMetrics: {},
+      servedModel: null,
     });
     expect(view).not.toHaveProperty('ownerId');
   });

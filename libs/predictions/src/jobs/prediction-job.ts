@@ -1,4 +1,4 @@
-import { HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
+import { HourlyForecastPoint, ModelMetrics, ServedModel } from '@solar/forecast';
 
 /** The two kinds of job, their states, and how long their traces last. */
 export const PREDICTION_JOB_TYPES = ['train', 'predict'] as const;
@@ -49,6 +49,8 @@ export interface PredictionJobRecord {
   dataPointsUsed: number;
   /** The metrics of the model behind the result (null while unknown, e.g. the physics baseline). */
   modelMetrics: ModelMetrics | null;
+  /** Which model is live after a training or behind a forecast; null before, or with no trained model. */
+  servedModel: ServedModel | null;
 }
 
 /** The status object of a job, as the owner polls it. */
@@ -70,6 +72,7 @@ export function toPredictionJobView(record: PredictionJobRecord): PredictionJobV
     predictions: record.predictions,
     dataPointsUsed: record.dataPointsUsed,
     modelMetrics: record.modelMetrics ?? {},
+    servedModel: record.servedModel ?? null,
   };
 }
 
@@ -89,6 +92,7 @@ export function queuedRecord(
     predictions: null,
     dataPointsUsed: 0,
     modelMetrics: null,
+    servedModel: null,
   };
 }
 

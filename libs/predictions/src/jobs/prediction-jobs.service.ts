@@ -12,7 +12,7 @@ import {
   SunSourceRepository,
   TooManyRequestsError,
 } from '@solar/domain';
-import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
+import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics, ServedModel } from '@solar/forecast';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';
 import { PredictionRepository } from '../storage/prediction.repository';
 import {
@@ -53,7 +53,15 @@ export type LatestPrediction =
 /** Model info: when the model was trained, on how many points, and its metrics. */
 export type ForecastModelView =
   | { exists: false; data: null }
-  | { exists: true; data: { trainedAt: string; dataPointsUsed: number; metrics: ModelMetrics } };
+  | {
+      exists: true;
+      data: {
+        trainedAt: string;
+        dataPointsUsed: number;
+        metrics: ModelMetrics;
+        servedModel: ServedModel | null;
+      };
+    };
 
 /** Ids tried when the natural one (source and second) is already taken by an earlier job. */
 const JOB_ID_ATTEMPTS = 10;
@@ -124,6 +132,7 @@ export class PredictionJobsService {
         trainedAt: info.trainedAt.toISOString(),
         dataPointsUsed: info.dataPointsUsed,
         metrics: info.metrics,
+        servedModel: info.servedModel ?? null,
       },
     };
   }

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ModelMetrics, TrainedModel } from '@solar/forecast';
+import { ModelMetrics, ServedModel, TrainedModel } from '@solar/forecast';
 
-/** Model info (when trained, points used, metrics), without the model itself. */
+/** Model info (when trained, points used, metrics, what is served), without the model itself. */
 export interface ForecastModelInfo {
   trainedAt: Date;
   dataPointsUsed: number;
   metrics: ModelMetrics;
+  /** Which model is live (learned or baseline, per part) and the orientation's source; null for older models. */
+  servedModel: ServedModel | null;
 }
 
 /** `forecast_models`: one trained model per source, replaced by each training. */
@@ -38,7 +40,8 @@ export class ForecastModelRepository {
 
   async info(sunSourceId: string): Promise<ForecastModelInfo | undefined> {
     const rows: ForecastModelInfo[] = await this.dataSource.query(
-      `SELECT trained_at AS "trainedAt", data_points_used AS "dataPointsUsed", metrics
+      `SELECT trained_at AS "trainedAt", data_points_used AS "dataPointsUsed", metrics,
+              model->'servedModel' AS "servedModel"
          FROM forecast_models WHERE sun_source_id = $1`,
       [sunSourceId],
     );

@@ -52,7 +52,7 @@ export class PredictionJobError extends Error {
 
 type JobOutcome = Pick<
   PredictionJobRecord,
-  'message' | 'metrics' | 'predictions' | 'dataPointsUsed' | 'modelMetrics'
+  'message' | 'metrics' | 'predictions' | 'dataPointsUsed' | 'modelMetrics' | 'servedModel'
 >;
 
 /**
@@ -183,6 +183,7 @@ export class PredictionRunner {
       predictions: null,
       dataPointsUsed: model.dataPointsUsed,
       modelMetrics: model.metrics,
+      servedModel: model.servedModel ?? null,
     };
   }
 
@@ -222,6 +223,7 @@ export class PredictionRunner {
       predictions: result.hourly,
       dataPointsUsed: history.length,
       modelMetrics: model?.metrics ?? null,
+      servedModel: model?.servedModel ?? null,
     };
   }
 

@@ -118,7 +118,10 @@ export class ScoredDayDto extends AccuracyScoreDto implements ScoredDay {
 export class LiveForecastModelDto {
   @ApiProperty({
     enum: MODEL_KINDS,
-    description: 'The model the next forecast uses: learned once trained, else the physics-only forecast',
+    description:
+      'The model the next forecast uses: once trained, learned, or baseline when the training held the learned ' +
+      'model out because it did not beat its baseline on the last 15 % of the history for any part (the model ' +
+      'info’s servedModel says per part); else the physics-only forecast',
   })
   live!: ForecastModelKind;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was trained' })

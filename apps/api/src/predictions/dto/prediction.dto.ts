@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics } from '@solar/forecast';
+import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics, ServedModel } from '@solar/forecast';
 import { PredictionJobView, PredictionResult } from '@solar/predictions';
 
 /** Training metrics on a time-ordered hold-out (both forms). */
@@ -13,6 +13,44 @@ export class ModelMetricsDto implements ModelMetrics {
   @ApiProperty() load_mae!: number;
   @ApiProperty() load_rmse!: number;
   @ApiProperty() load_r2!: number;
+}
+
+const SERVED = ['learned', 'baseline'];
+
+export class ServedOrientationDto {
+  @ApiProperty({ description: 'Degrees from the horizontal' }) tilt!: number;
+  @ApiProperty({ description: 'Degrees from north, clockwise (180: facing south)' }) azimuth!: number;
+  @ApiProperty({
+    enum: ['fitted', 'assumed'],
+    description: 'fitted on clear days of the history; assumed (30° facing the equator) with too few of them',
+  })
+  source!: 'fitted' | 'assumed';
+}
+
+/**
+ * Which model is live: a learned part is served only when it beat its baseline on the last 15 %
+ * of the training history (held out, day-ahead forecasts); else the baseline is.
+ */
+export class ServedModelDto implements ServedModel {
+  @ApiProperty({
+    enum: SERVED,
+    description:
+      'Solar with a weather forecast; baseline: the fitted physical model without the learned correction',
+  })
+  solar!: 'learned' | 'baseline';
+  @ApiProperty({
+    enum: SERVED,
+    description:
+      "Solar for hours without weather; baseline: smart persistence (the last day's clear-sky index)",
+  })
+  solarWithoutWeather!: 'learned' | 'baseline';
+  @ApiProperty({
+    enum: SERVED,
+    description: 'Load; baseline: the mean of the same hour over the last 14 days',
+  })
+  load!: 'learned' | 'baseline';
+  @ApiProperty({ type: ServedOrientationDto, description: 'The array orientation the solar forecast uses' })
+  orientation!: ServedOrientationDto;
 }
 
 /** One hour of a forecast. */
@@ -74,6 +112,13 @@ export class PredictionJobStatusDto implements PredictionJobView {
     description: 'Metrics of the model behind the result; {} when there is none (physics baseline)',
   })
   modelMetrics!: ModelMetricsDto | Record<string, never>;
+  @ApiProperty({
+    type: ServedModelDto,
+    nullable: true,
+    description:
+      'Which model is live after the training, or behind the forecast; null without a trained model',
+  })
+  servedModel!: ServedModelDto | null;
 }
 
 export class StoredPredictionDto {
@@ -95,6 +140,12 @@ export class ForecastModelInfoDataDto {
   @ApiProperty({ format: 'date-time' }) trainedAt!: string;
   @ApiProperty({ type: 'integer' }) dataPointsUsed!: number;
   @ApiProperty({ type: ModelMetricsDto }) metrics!: ModelMetricsDto;
+  @ApiProperty({
+    type: ServedModelDto,
+    nullable: true,
+    description: 'Which model is live; null for a model trained before this was recorded',
+  })
+  servedModel!: ServedModelDto | null;
 }
 
 /** What is known about a source's trained model. */
