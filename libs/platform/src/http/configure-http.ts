@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
 import { requestLogging } from '../logging/request-log';
+import { METRICS_PATH } from '../monitoring/metrics-endpoint';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { jsonBodyHandlers } from './body-guards';
 import { createValidationPipe } from './validation';
@@ -24,7 +25,9 @@ export interface HttpOptions {
 export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
-  express.use(requestLogging(() => PinoLogger.root, { quiet: (request) => request.url === '/api/health' }));
+  // Probes and scrapes come every few seconds: neither logged nor counted.
+  const quiet = (request: { url?: string }) => request.url === '/api/health' || request.url === METRICS_PATH;
+  express.use(requestLogging(() => PinoLogger.root, { quiet }));
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   // Express would hash every JSON body for an ETag no client of this API revalidates with.
