@@ -109,7 +109,14 @@ export const mqttDevicesConnected = new SampledGauge({
 });
 
 /** `busy`: refused unchecked, too many waiting; `rate_limited`: too many CONNECTs from one client id. */
-export const MQTT_CONNECT_VERDICTS = ['device', 'superuser', 'deny', 'rate_limited', 'busy', 'error'] as const;
+export const MQTT_CONNECT_VERDICTS = [
+  'device',
+  'superuser',
+  'deny',
+  'rate_limited',
+  'busy',
+  'error',
+] as const;
 export type MqttConnectVerdict = (typeof MQTT_CONNECT_VERDICTS)[number];
 
 export const mqttConnects = new Counter({

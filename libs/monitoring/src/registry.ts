@@ -21,6 +21,12 @@ export async function metricsExposition(): Promise<{ contentType: string; body: 
   return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
 }
 
+/** The families the apps export: prom-client's process metrics and every `solar_` family. */
+export function exportedFamilyNames(): string[] {
+  collectProcessMetrics();
+  return metricsRegistry.getMetricsAsArray().map((metric) => (metric as unknown as { name: string }).name);
+}
+
 /**
  * The names of every series the apps can export: each family's name, and for a histogram its
  * `_bucket`, `_sum` and `_count` series (what queries and alert rules may name).

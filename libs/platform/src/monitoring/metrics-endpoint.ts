@@ -18,7 +18,8 @@ export class MetricsController {
   @Get(METRICS_PATH.slice(1))
   async metrics(@Res() response: Response): Promise<void> {
     const { contentType, body } = await metricsExposition();
-    response.status(200).type(contentType).send(body);
+    // As prom-client words it: Express's `send` would rewrite the type's parameters.
+    response.writeHead(200, { 'Content-Type': contentType }).end(body);
   }
 }
 
