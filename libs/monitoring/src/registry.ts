@@ -6,6 +6,9 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
  */
 export const metricsRegistry = new Registry();
 
+/** Where every app answers Prometheus's scrape, on a port no deployment publishes (docs/operations.md). */
+export const METRICS_PATH = '/metrics';
+
 let processMetrics = false;
 
 /** prom-client's process and Node.js metrics (CPU, memory, event loop, GC), once per process. */

@@ -5,10 +5,7 @@ import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Public } from '@solar/auth';
-import { metricsExposition } from '@solar/monitoring';
-
-/** Where every app answers Prometheus's scrape (on a port that is not published: docs/operations.md). */
-export const METRICS_PATH = '/metrics';
+import { METRICS_PATH, metricsExposition } from '@solar/monitoring';
 
 /** `GET /metrics` on the app's own HTTP server: the ingestor's and the scheduler's internal ports. */
 @ApiExcludeController()
