@@ -22,7 +22,10 @@ export class PoolMetrics implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     const pools = (): Array<[string, Pool]> => {
       const plannedOnce = this.prepared.plannedOnceConnections;
-      return [['main', pgPool(this.dataSource)], ...(plannedOnce ? [['planned_once', plannedOnce] as [string, Pool]] : [])];
+      return [
+        ['main', pgPool(this.dataSource)],
+        ...(plannedOnce ? [['planned_once', plannedOnce] as [string, Pool]] : []),
+      ];
     };
     this.stops.push(
       dbPoolConnections.report(() =>

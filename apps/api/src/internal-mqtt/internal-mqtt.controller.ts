@@ -42,7 +42,11 @@ export class InternalMqttController {
 }
 
 /** Counts the broker's request in `solar_broker_hook_requests_total` by its verdict, or `error`. */
-async function counted<T>(hook: 'auth' | 'acl', check: Promise<T>, verdictOf: (result: T) => string): Promise<T> {
+async function counted<T>(
+  hook: 'auth' | 'acl',
+  check: Promise<T>,
+  verdictOf: (result: T) => string,
+): Promise<T> {
   try {
     const result = await check;
     brokerHookRequests.inc({ hook, verdict: verdictOf(result) });

@@ -68,7 +68,8 @@ export class JobRunner {
   /** Logged, and counted in the scheduled-task metrics. */
   private report(report: JobReport): JobReport {
     scheduledTaskRuns.inc({ task: report.job, status: report.status });
-    if (report.status !== 'skipped') scheduledTaskDuration.observe({ task: report.job }, report.durationMs / 1000);
+    if (report.status !== 'skipped')
+      scheduledTaskDuration.observe({ task: report.job }, report.durationMs / 1000);
     this.logger.log({ msg: `job ${report.job} ${report.status}`, ...report });
     return report;
   }

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { observeHttpRequest } from '../monitoring/request-metrics';
+import { observeHttpRequest } from '../metrics/request-metrics';
 import { logLevelForStatus, requestIdOf } from './logger.module';
 
 /**

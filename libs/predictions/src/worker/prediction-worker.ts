@@ -27,14 +27,10 @@ export class PredictionWorker implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   onApplicationBootstrap(): void {
-    const worker = new Worker<QueuedPredictionJob>(
-      PREDICTION_QUEUE,
-      (job) => this.run(job.data),
-      {
-        ...predictionQueueConnection(this.config),
-        concurrency: 1,
-      },
-    );
+    const worker = new Worker<QueuedPredictionJob>(PREDICTION_QUEUE, (job) => this.run(job.data), {
+      ...predictionQueueConnection(this.config),
+      concurrency: 1,
+    });
     // BullMQ opens the connections and passes their errors on here.
     logRedisErrors(worker, 'prediction worker');
     // Reached only when our processor did not finish the job itself (a stalled job given up on).

@@ -65,7 +65,10 @@ const SERVER_IDLE_MARGIN_SECONDS = 30;
 /** Exports of this process streaming now, by format: read at scrape time. */
 const streaming: Record<ExportFormat, number> = { csv: 0, xlsx: 0 };
 exportStreamsActive.report(() =>
-  (Object.keys(streaming) as ExportFormat[]).map((format) => ({ labels: { format }, value: streaming[format] })),
+  (Object.keys(streaming) as ExportFormat[]).map((format) => ({
+    labels: { format },
+    value: streaming[format],
+  })),
 );
 
 /**

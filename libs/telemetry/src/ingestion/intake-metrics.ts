@@ -17,7 +17,9 @@ type Increment = { inc(): void };
 const outcomes = Object.fromEntries(
   TELEMETRY_CHANNELS.map((channel) => [
     channel,
-    Object.fromEntries(MESSAGE_OUTCOMES.map((outcome) => [outcome, telemetryMessages.labels(channel, outcome)])),
+    Object.fromEntries(
+      MESSAGE_OUTCOMES.map((outcome) => [outcome, telemetryMessages.labels(channel, outcome)]),
+    ),
   ]),
 ) as Record<TelemetryChannel, Record<MessageOutcome, Increment>>;
 const refusals = new Map<string, Increment>();

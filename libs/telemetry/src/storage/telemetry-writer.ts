@@ -184,7 +184,8 @@ export class TelemetryWriter implements OnApplicationBootstrap, OnApplicationShu
 
 /** Tells the writer what became of its point; a stored one counts its lag from receipt to commit. */
 function settle(entry: Pending, result: WriteResult, committedAt: number): void {
-  if (result === 'stored') telemetryIngestionLag.observe((committedAt - entry.point.receivedAt.getTime()) / 1000);
+  if (result === 'stored')
+    telemetryIngestionLag.observe((committedAt - entry.point.receivedAt.getTime()) / 1000);
   entry.resolve(result);
 }
 
