@@ -14,6 +14,8 @@ export interface HttpOptions {
   jsonLimit?: string;
   /** Paths that parse their own bodies (uploads, webhooks with their own limit). */
   rawBodyPaths?: RegExp[];
+  /** The app answers Prometheus's scrapes on this server (`MetricsEndpointModule`). */
+  servesMetrics?: boolean;
 }
 
 /**
@@ -25,8 +27,10 @@ export interface HttpOptions {
 export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
-  // Probes and scrapes come every few seconds: neither logged nor counted.
-  const quiet = (request: { url?: string }) => request.url === '/api/health' || request.url === METRICS_PATH;
+  // Probes and scrapes come every few seconds: neither logged nor counted. Elsewhere (the api's
+  // public port) `/metrics` is an unknown path like any other.
+  const quietPaths = ['/api/health', ...(options.servesMetrics ? [METRICS_PATH] : [])];
+  const quiet = (request: { url?: string }) => quietPaths.includes(request.url ?? '');
   express.use(requestLogging(() => PinoLogger.root, { quiet }));
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
