@@ -16,7 +16,8 @@ const { solarLibs } = require('./scripts/solar-libs');
 
 /** Lowest first. The libraries of one layer do not import each other. */
 const LAYERS = [
-  ['config', 'forecast'], // forecast: solar physics and the model over plain data, no library
+  ['config', 'forecast', 'monitoring'], // forecast: solar physics and the model over plain data, no library;
+  // monitoring: the Prometheus metric families, which every library above may record
   ['database', 'redis', 'mail'],
   ['domain'],
   ['auth', 'telemetry', 'predictions'],

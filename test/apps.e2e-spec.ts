@@ -73,6 +73,7 @@ describe('the three apps as processes', () => {
       DATA_DIR: mkdtempSync(join(tmpdir(), 'solar-apps-')),
       COOKIE_SECURE: 'false',
       LOG_LEVEL: 'info',
+      API_METRICS_PORT: '0',
     };
   }
 

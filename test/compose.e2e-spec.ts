@@ -69,6 +69,8 @@ const LISTEN_PORT: Record<string, (config: AppConfig) => number> = {
 };
 /** Variables naming a port an app listens on: in its container only its own one is bound. */
 const PORT_VARIABLES = ['PORT', 'INGESTOR_PORT', 'SCHEDULER_PORT', 'HEALTH_PORT'];
+/** Ports an app listens on besides its own (the api's metrics): here, any free one (0). */
+const SIDE_PORT_VARIABLES = ['API_METRICS_PORT'];
 /** Read by the apps' dependencies (Express and others), not by our configuration. */
 const NOT_CONFIGURATION = ['NODE_ENV'];
 /** The ports of the database and Redis images: compose leaves them at their defaults. */
@@ -505,7 +507,9 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
               name,
               PORT_VARIABLES.includes(name)
                 ? String(value === String(inContainer) ? here : closedPort)
-                : onLoopback(value, `${app.service.name}: ${name}`),
+                : SIDE_PORT_VARIABLES.includes(name)
+                  ? '0'
+                  : onLoopback(value, `${app.service.name}: ${name}`),
             ]),
           ),
           REDIS_KEY_PREFIX: redis.prefix,

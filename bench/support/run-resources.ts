@@ -93,6 +93,8 @@ export class RunResources {
       SECRETS_KEY: secretsKey,
       COOKIE_SECURE: 'false',
       PORT: String(apiPort),
+      // The api's metrics listener on a port of its own choosing: never one another run holds.
+      API_METRICS_PORT: '0',
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'warn',
       NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,

@@ -12,6 +12,7 @@ import { ExportModule } from './export/export.module';
 import { EmqxKicksHealthCheck } from './internal-mqtt/emqx-kicks.health-check';
 import { InternalMqttModule } from './internal-mqtt/internal-mqtt.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { ApiMetricsListener } from './monitoring/api-metrics-listener';
 import { PowerGroupsApiModule } from './power-groups/power-groups-api.module';
 import { PredictionsApiModule } from './predictions/predictions-api.module';
 import { RoiApiModule } from './roi/roi-api.module';
@@ -67,6 +68,7 @@ export class ApiModule {
         // Deny by default: a session first, then the roles a route declares.
         { provide: APP_GUARD, useExisting: SessionGuard },
         { provide: APP_GUARD, useExisting: RolesGuard },
+        ApiMetricsListener,
       ],
     };
   }

@@ -21,7 +21,7 @@ export async function createIngestorApp(config: AppConfig): Promise<INestApplica
     bodyParser: false,
     bufferLogs: true,
   });
-  configureHttpApp(app, config);
+  configureHttpApp(app, config, { servesMetrics: true });
   const consumer = app.get(MqttTelemetryConsumer);
   transport.readOnlyWhen(() => consumer.whenBelowCap());
   if (config.mqtt.embeddedBroker) {

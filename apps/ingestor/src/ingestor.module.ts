@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
 import { ClockModule, SunSourcesModule } from '@solar/domain';
-import { HealthModule, LoggingModule } from '@solar/platform';
+import { HealthModule, LoggingModule, MetricsEndpointModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
 import { TelemetryIngestionModule } from '@solar/telemetry';
 import { EmbeddedBrokerModule } from './broker/embedded-broker.module';
@@ -27,6 +27,8 @@ export class IngestorModule {
         ClockModule,
         BrokerConnectionModule,
         HealthModule.forRoot({ checks: [BrokerHealthCheck, IntakeHealthCheck] }),
+        // On the ingestor's own port, which no deployment publishes (docs/operations.md).
+        MetricsEndpointModule,
         SunSourcesModule,
         TelemetryIngestionModule,
         ...(config.mqtt.embeddedBroker ? [EmbeddedBrokerModule] : []),

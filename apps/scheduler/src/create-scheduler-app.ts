@@ -13,7 +13,7 @@ export async function createSchedulerApp(
     bodyParser: false,
     bufferLogs: true,
   });
-  configureHttpApp(app, config);
+  configureHttpApp(app, config, { servesMetrics: true });
   await app.init();
   return app;
 }

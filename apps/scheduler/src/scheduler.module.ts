@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
 import { AccountCleanupModule, Clock, ClockModule, WeatherModule } from '@solar/domain';
-import { HealthModule, LoggingModule } from '@solar/platform';
+import { HealthModule, LoggingModule, MetricsEndpointModule } from '@solar/platform';
 import { ForecastCompute, PredictionWorkerModule } from '@solar/predictions';
 import { RedisModule } from '@solar/redis';
 import { TelemetryQueryModule } from '@solar/telemetry';
@@ -37,7 +37,8 @@ export class SchedulerModule {
         AccountCleanupModule,
         // The queue consumer runs with the crons, not in a one-off `npm run job`.
         PredictionWorkerModule.forRoot({ compute: options.forecastCompute, consume: crons }),
-        ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot()] : []),
+        // Health and metrics on the scheduler's own port, which no deployment publishes.
+        ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot(), MetricsEndpointModule] : []),
       ],
       providers: [JobRunner, ...(crons ? [ScheduledJobs] : [])],
       exports: [JobRunner],

@@ -3,6 +3,8 @@ export interface AppConfig {
   port: number;
   ingestorPort: number;
   schedulerPort: number;
+  /** The api's Prometheus metrics listener (`GET /metrics`), apart from its public port. */
+  apiMetricsPort: number;
   publicBaseUrl: string;
   databaseUrl: string;
   dbMigrate: boolean;

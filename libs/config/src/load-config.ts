@@ -77,6 +77,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: int('PORT', 3000, 0, 65535),
     ingestorPort: int('INGESTOR_PORT', 3001, 0, 65535),
     schedulerPort: int('SCHEDULER_PORT', 3002, 0, 65535),
+    apiMetricsPort: int('API_METRICS_PORT', 3003, 0, 65535),
     publicBaseUrl,
     databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/solar', [
       'postgres:',

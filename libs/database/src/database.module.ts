@@ -5,6 +5,7 @@ import { AppConfig } from '@solar/config';
 import { dataSourceOptions } from './data-source-options';
 import { ensureDatabase } from './ensure-database';
 import { migrate } from './migrate';
+import { PoolMetrics } from './pool-metrics';
 import { PreparedQueries } from './prepared-queries';
 
 /**
@@ -19,7 +20,7 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       global: true,
-      providers: [PreparedQueries],
+      providers: [PreparedQueries, PoolMetrics],
       exports: [PreparedQueries],
       imports: [
         TypeOrmModule.forRootAsync({

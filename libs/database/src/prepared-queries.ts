@@ -54,6 +54,11 @@ export class PreparedQueries implements SqlRunner, OnApplicationShutdown {
     await this.plannedOncePool?.end();
   }
 
+  /** The pool of `plannedOnce` statements, once the first of them has run (for the metrics). */
+  get plannedOnceConnections(): Pool | undefined {
+    return this.plannedOncePool;
+  }
+
   async query<T = unknown>(text: string, values: unknown[] = []): Promise<T[]> {
     const result = await this.poolFor(text).query({ name: this.nameOf(text), text, values });
     return result.rows as T[];

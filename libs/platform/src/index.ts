@@ -12,3 +12,5 @@ export * from './http/validation';
 export * from './lifecycle/stop-on-signals';
 export * from './logging/logger.module';
 export * from './logging/request-log';
+export * from './metrics/metrics-endpoint';
+export * from './metrics/request-metrics';

@@ -1,5 +1,6 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { cacheLookups } from '@solar/monitoring';
 import { createRedisConnection } from './redis-connections';
 
 export interface AnnouncedCacheOptions<V = unknown> {
@@ -81,19 +82,25 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
   private subscriber: Redis | undefined;
   private subscribing: Promise<void> | undefined;
   private listening = false;
+  /** `solar_cache_lookups_total` of this cache, bound once: a lookup costs one increment. */
+  private readonly hits: { inc(): void };
+  private readonly misses: { inc(): void };
 
   constructor(private readonly options: AnnouncedCacheOptions<V>) {
     this.logger = new Logger(options.name);
+    this.hits = cacheLookups.labels(options.name, 'hit');
+    this.misses = cacheLookups.labels(options.name, 'miss');
   }
 
   /**
-   * The value of `key`, from memory or else from `load`; without `load`, from the next batched
-   * `loadMany`.
+   * The value of `key`, from memory (a hit) or else from `load`; without `load`, from the next
+   * batched `loadMany` (a miss, also when it joins a load under way).
    */
   lookup(key: string, load?: () => Promise<V>): Promise<V> {
     const now = Date.now();
     const cached = this.entries.get(key);
     if (cached && cached.expiresAt > now) {
+      this.hits.inc();
       if (now >= cached.refreshAt && !this.loads.has(key)) {
         // Whoever reads it later gets the new value; a failed refresh leaves the entry to expire.
         this.load(key, load).catch((error: unknown) =>
@@ -102,6 +109,7 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
       }
       return Promise.resolve(cached.value);
     }
+    this.misses.inc();
     return this.loads.get(key)?.promise ?? this.load(key, load);
   }
 

@@ -14,6 +14,7 @@ export type { NormalizedTelemetry, NormalizeResult, TelemetryRejection } from '.
 export * from './ingestion/telemetry-ingestion.service';
 export * from './ingestion/telemetry-windows';
 export * from './ingestion/telemetry-intake';
+export * from './ingestion/intake-metrics';
 export * from './ingestion/webhook-signature';
 export * from './storage/telemetry-partitions';
 export * from './storage/telemetry-point';

@@ -9,3 +9,4 @@ export * from './test-redis';
 export * from './fake-open-meteo';
 export * from './wait-for';
 export * from './built-apps';
+export * from './metrics-scrape';

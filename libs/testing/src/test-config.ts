@@ -21,6 +21,7 @@ export function testConfig(env: Record<string, string | undefined>): AppConfig {
     PORT: '0',
     INGESTOR_PORT: '0',
     SCHEDULER_PORT: '0',
+    API_METRICS_PORT: '0',
     // Many accounts sign up from one loopback address in a test file; the tests of the auth
     // rate limits set their own.
     AUTH_RATE_LIMIT_PER_ADDRESS: '1000000',

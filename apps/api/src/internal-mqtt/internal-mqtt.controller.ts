@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InternalKeyAuth } from '@solar/auth';
 import { DeviceAuthService } from '@solar/domain';
+import { brokerHookRequests } from '@solar/monitoring';
 import { BrokerAclRequestDto, BrokerAuthRequestDto, BrokerVerdictDto } from './dto/broker-requests.dto';
 
 /** The broker's callbacks: always HTTP 200 with a verdict, as EMQX expects. */
@@ -16,7 +17,11 @@ export class InternalMqttController {
   @HttpCode(200)
   @ApiOkResponse({ type: BrokerVerdictDto })
   async auth(@Body() body: BrokerAuthRequestDto): Promise<BrokerVerdictDto> {
-    const verdict = await this.devices.authenticate(body.clientId, body.username, body.password);
+    const verdict = await counted(
+      'auth',
+      this.devices.authenticate(body.clientId, body.username, body.password),
+      (result) => result,
+    );
     return verdict === 'deny'
       ? { result: 'deny' }
       : { result: 'allow', is_superuser: verdict === 'superuser' };
@@ -27,7 +32,27 @@ export class InternalMqttController {
   @HttpCode(200)
   @ApiOkResponse({ type: BrokerVerdictDto })
   async acl(@Body() body: BrokerAclRequestDto): Promise<BrokerVerdictDto> {
-    const allowed = await this.devices.authorize(body.clientId, body.username, body.topic, body.action);
+    const allowed = await counted(
+      'acl',
+      this.devices.authorize(body.clientId, body.username, body.topic, body.action),
+      (result) => (result ? 'allow' : 'deny'),
+    );
     return { result: allowed ? 'allow' : 'deny' };
+  }
+}
+
+/** Counts the broker's request in `solar_broker_hook_requests_total` by its verdict, or `error`. */
+async function counted<T>(
+  hook: 'auth' | 'acl',
+  check: Promise<T>,
+  verdictOf: (result: T) => string,
+): Promise<T> {
+  try {
+    const result = await check;
+    brokerHookRequests.inc({ hook, verdict: verdictOf(result) });
+    return result;
+  } catch (error) {
+    brokerHookRequests.inc({ hook, verdict: 'error' });
+    throw error;
   }
 }

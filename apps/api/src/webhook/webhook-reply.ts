@@ -8,7 +8,15 @@ import {
   SUN_SOURCE_NOT_FOUND,
   TooManyRequestsError,
 } from '@solar/domain';
-import { IntakeOutcome, SOURCE_OVER_BUDGET, TelemetryIntake, webhookCredentialsOf } from '@solar/telemetry';
+import {
+  countLost,
+  IntakeOutcome,
+  messageReceived,
+  messageSettled,
+  SOURCE_OVER_BUDGET,
+  TelemetryIntake,
+  webhookCredentialsOf,
+} from '@solar/telemetry';
 
 export class WebhookAcceptedDto {
   @ApiProperty({ example: 'Data accepted' }) message!: string;
@@ -35,9 +43,17 @@ export async function answerWebhook(
   receivedAt: Date,
 ): Promise<WebhookAcceptedDto> {
   const raw = Buffer.isBuffer(body) ? body : EMPTY;
-  return webhookReply(
-    await intake.receive(sunSourceId, 'Webhook', raw, receivedAt, webhookCredentialsOf(headers)),
-  );
+  let outcome: IntakeOutcome;
+  messageReceived('webhook');
+  try {
+    outcome = await intake.receive(sunSourceId, 'Webhook', raw, receivedAt, webhookCredentialsOf(headers));
+  } catch (error) {
+    countLost('webhook'); // 503 (or 500): nothing stored, the device is to send it again
+    throw error;
+  } finally {
+    messageSettled('webhook');
+  }
+  return webhookReply(outcome);
 }
 
 /** An intake outcome as HTTP: 200 with its body, or the domain error whose status answers it. */

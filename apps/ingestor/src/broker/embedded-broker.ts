@@ -5,6 +5,7 @@ import { Duplex } from 'node:stream';
 import type { Server as TlsServer } from 'node:tls';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { DeviceAuthService, deviceIdentity, ingestorCredentials } from '@solar/domain';
+import { MqttConnectVerdict, mqttConnects, mqttDevicesConnected } from '@solar/monitoring';
 import { brokerListenAddress } from './broker-address';
 import { CheckLine } from './check-line';
 import { ConnectAttempts } from './connect-attempts';
@@ -90,6 +91,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   private readonly telemetryFilters: string[];
   private readonly connectAttempts: ConnectAttempts;
   private readonly checks = new CheckLine(MAX_PENDING_AUTHENTICATIONS, MAX_WAITING_AUTHENTICATIONS);
+  private stopReporting: (() => void) | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -128,6 +130,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     server.on('error', (error) => this.logger.error({ err: error }, 'embedded MQTT broker error'));
     this.broker = broker;
     this.server = server;
+    this.stopReporting = mqttDevicesConnected.report(() => this.devicesConnected());
     this.logger.log({ msg: 'embedded MQTT broker listening', host, port });
     if (this.config.mqtt.tls) {
       this.tlsServer = await listenForDevicesOverTls(broker.handle, this.config.mqtt.tls, host, this.logger);
@@ -140,7 +143,15 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopReporting?.();
     await this.stop();
+  }
+
+  /** Connected clients but the ingestor's own (and any other superuser's). */
+  private devicesConnected(): number {
+    let devices = 0;
+    for (const client of this.clients) if (!this.sessions.get(client)?.superuser) devices += 1;
+    return devices;
   }
 
   /**
@@ -201,9 +212,13 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
         // The ingestor's own account costs no lookup: neither counted nor made to wait.
         const ingestor = this.isIngestor(credentials.username);
         const refusal = ingestor ? undefined : this.refusalBeforeLookup(client.id);
-        if (refusal) return done(refusal, false);
+        if (refusal) {
+          countConnect('rate_limited');
+          return done(refusal, false);
+        }
         const turn = ingestor ? Promise.resolve() : this.checks.take();
         if (!turn) {
+          countConnect('busy');
           this.logger.debug({ clientId: client.id }, 'MQTT connect refused: too many waiting to be checked');
           return done(new ConnectRefused(SERVER_UNAVAILABLE), false);
         }
@@ -214,6 +229,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
           })
           .then(
             (verdict) => {
+              countConnect(verdict);
               if (verdict === 'deny') {
                 this.logger.debug(
                   { clientId: client.id, username: credentials.username },
@@ -229,6 +245,7 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
               done(null, true);
             },
             (error: unknown) => {
+              countConnect('error');
               this.logger.warn(
                 { clientId: client.id, err: error },
                 'MQTT connect not checked: lookup failed',
@@ -300,6 +317,14 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
     this.clients.delete(client);
     client.close();
   }
+}
+
+const connectSeries = new Map<MqttConnectVerdict, { inc(): void }>();
+
+function countConnect(verdict: MqttConnectVerdict): void {
+  let series = connectSeries.get(verdict);
+  if (!series) connectSeries.set(verdict, (series = mqttConnects.labels(verdict)));
+  series.inc();
 }
 
 function remember(verdicts: Session['publishVerdicts'], topic: string, allowed: boolean): void {

@@ -3,7 +3,14 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { ServiceUnavailableError, sourceIdOfTopic } from '@solar/domain';
-import { IntakeOutcome, TelemetryIntake } from '@solar/telemetry';
+import {
+  countLost,
+  countRefusal,
+  IntakeOutcome,
+  messageReceived,
+  messageSettled,
+  TelemetryIntake,
+} from '@solar/telemetry';
 import { TelemetryMessage } from '../transport/telemetry-message';
 import { InFlightLimit } from './in-flight-limit';
 import { MessageOutcome, OutcomeCounts, OutcomeTally } from './outcome-tally';
@@ -65,6 +72,7 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
    * while `MQTT_MAX_IN_FLIGHT` messages are in flight.
    */
   consume(message: TelemetryMessage): Promise<void> {
+    messageReceived('mqtt');
     const work: Promise<void> = this.limit
       .acquire()
       .then(() => {
@@ -74,12 +82,14 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
       .then((outcome) => this.tally.count(outcome))
       .catch((error: unknown) => {
         this.tally.count('lost');
+        countLost('mqtt');
         // Given up at shutdown: `settle` reports those in one line.
         if (!this.giveUp.signal.aborted) {
           this.logger.error({ err: error, topic: message.topic }, 'telemetry message lost');
         }
       })
       .finally(() => {
+        messageSettled('mqtt');
         this.limit.release();
         this.notePause();
         this.inFlight.delete(work);
@@ -122,7 +132,10 @@ export class MqttTelemetryConsumer implements OnApplicationBootstrap, OnApplicat
 
   private async process({ topic, payload, receivedAt }: TelemetryMessage): Promise<MessageOutcome> {
     const sunSourceId = sourceIdOfTopic(this.config.mqtt.topicPrefix, topic);
-    if (!sunSourceId) return 'ignored';
+    if (!sunSourceId) {
+      countRefusal('mqtt', 'not_a_source_topic');
+      return 'ignored';
+    }
     return this.retryWhileUnavailable(async () => {
       const outcome = await this.telemetryIntake.receive(sunSourceId, 'MQTT', payload, receivedAt);
       if (outcome.status === 'rejected') {

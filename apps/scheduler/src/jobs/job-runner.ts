@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, ScheduledWeatherRefresh, UnverifiedAccountCleanup } from '@solar/domain';
+import { scheduledTaskDuration, scheduledTaskRuns } from '@solar/monitoring';
 import { ScheduledPredictions } from '@solar/predictions';
 import { RedisLocks } from '@solar/redis';
 import { TelemetryDownsampler } from '@solar/telemetry';
@@ -64,7 +65,11 @@ export class JobRunner {
     }
   }
 
+  /** Logged, and counted in the scheduled-task metrics. */
   private report(report: JobReport): JobReport {
+    scheduledTaskRuns.inc({ task: report.job, status: report.status });
+    if (report.status !== 'skipped')
+      scheduledTaskDuration.observe({ task: report.job }, report.durationMs / 1000);
     this.logger.log({ msg: `job ${report.job} ${report.status}`, ...report });
     return report;
   }

@@ -1,4 +1,5 @@
 import { AppConfig } from '@solar/config';
+import { WeatherFetchOutcome, weatherFetchDuration, weatherFetches } from '@solar/monitoring';
 import {
   Coordinates,
   MalformedForecastError,
@@ -40,7 +41,22 @@ export class OpenMeteoClient {
     return url;
   }
 
+  /** Counted in `solar_weather_fetches_total` by outcome, timed in `solar_weather_fetch_duration_seconds`. */
   async fetchForecast(coordinates: Coordinates): Promise<WeatherForecast> {
+    const startedAt = performance.now();
+    let outcome: WeatherFetchOutcome = 'ok';
+    try {
+      return await this.fetchAndParse(coordinates);
+    } catch (error) {
+      outcome = error instanceof WeatherProviderUnavailableError ? fetchFailureOf(error) : 'unreachable';
+      throw error;
+    } finally {
+      weatherFetches.inc({ outcome });
+      weatherFetchDuration.observe((performance.now() - startedAt) / 1000);
+    }
+  }
+
+  private async fetchAndParse(coordinates: Coordinates): Promise<WeatherForecast> {
     const url = this.forecastUrl(coordinates);
     let status: number;
     let text: string;
@@ -56,7 +72,9 @@ export class OpenMeteoClient {
       throw new WeatherProviderUnavailableError(this.describe(error), { cause: error });
     }
     if (status < 200 || status > 299) {
-      throw new WeatherProviderUnavailableError(`HTTP ${status}: ${text.slice(0, 200)}`);
+      throw new WeatherProviderUnavailableError(`HTTP ${status}: ${text.slice(0, 200)}`, {
+        cause: new HttpStatusError(status),
+      });
     }
     let body: unknown;
     try {
@@ -78,4 +96,19 @@ export class OpenMeteoClient {
     if (name === 'TimeoutError') return `no answer within ${this.timeoutMs} ms`;
     return `unreachable: ${cause?.code ?? cause?.message ?? String(error)}`;
   }
+}
+
+/** The status of a provider's answer that was not a 2xx. */
+class HttpStatusError extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/** Which way a fetch failed, for the metrics: timed out, unreachable, an HTTP error, or not a forecast. */
+function fetchFailureOf(error: WeatherProviderUnavailableError): WeatherFetchOutcome {
+  const { cause } = error;
+  if (cause instanceof HttpStatusError) return 'http_error';
+  if (cause instanceof SyntaxError || cause instanceof MalformedForecastError) return 'malformed';
+  return (cause as { name?: string } | undefined)?.name === 'TimeoutError' ? 'timeout' : 'unreachable';
 }

@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
+import { METRICS_PATH } from '@solar/monitoring';
 import { requestLogging } from '../logging/request-log';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { jsonBodyHandlers } from './body-guards';
@@ -13,6 +14,8 @@ export interface HttpOptions {
   jsonLimit?: string;
   /** Paths that parse their own bodies (uploads, webhooks with their own limit). */
   rawBodyPaths?: RegExp[];
+  /** The app answers Prometheus's scrapes on this server (`MetricsEndpointModule`). */
+  servesMetrics?: boolean;
 }
 
 /**
@@ -24,7 +27,11 @@ export interface HttpOptions {
 export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
-  express.use(requestLogging(() => PinoLogger.root, { quiet: (request) => request.url === '/api/health' }));
+  // Probes and scrapes come every few seconds: neither logged nor counted. Elsewhere (the api's
+  // public port) `/metrics` is an unknown path like any other.
+  const quietPaths = ['/api/health', ...(options.servesMetrics ? [METRICS_PATH] : [])];
+  const quiet = (request: { url?: string }) => quietPaths.includes(request.url ?? '');
+  express.use(requestLogging(() => PinoLogger.root, { quiet }));
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   // Express would hash every JSON body for an ETag no client of this API revalidates with.

@@ -4,6 +4,7 @@ import type { PoolClient } from 'pg';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { pgPool } from '@solar/database';
+import { exportRows } from '@solar/monitoring';
 import { exportSelectList } from './export-columns';
 
 /**
@@ -90,6 +91,7 @@ class ExportRowStream extends Readable {
       (rows) => {
         if (this.destroyed) return;
         if (rows.length === EXPORT_BATCH_SIZE) this.nextBatch = this.fetch();
+        exportRows.inc(rows.length);
         for (const row of rows) this.push(row);
         if (rows.length < EXPORT_BATCH_SIZE) this.push(null);
       },

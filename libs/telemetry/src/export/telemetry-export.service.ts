@@ -9,6 +9,7 @@ import {
   SourceAccessCache,
   TooManyRequestsError,
 } from '@solar/domain';
+import { exportStreamsActive } from '@solar/monitoring';
 import { CsvExportEncoder } from './csv-export-encoder';
 import { ExportFormat, exportFileName } from './export-file-name';
 import { ExportSlots } from './export-slots';
@@ -60,6 +61,15 @@ export const EXPORTS_BUSY = 'The server is busy with other exports. Try again la
 export const EXPORT_RETRY_AFTER_SECONDS = 30;
 /** The server ends an export's transaction left idle this much longer than the api's own limit. */
 const SERVER_IDLE_MARGIN_SECONDS = 30;
+
+/** Exports of this process streaming now, by format: read at scrape time. */
+const streaming: Record<ExportFormat, number> = { csv: 0, xlsx: 0 };
+exportStreamsActive.report(() =>
+  (Object.keys(streaming) as ExportFormat[]).map((format) => ({
+    labels: { format },
+    value: streaming[format],
+  })),
+);
 
 /**
  * CSV and Excel export of one source's telemetry, streamed from a database
@@ -114,6 +124,7 @@ export class TelemetryExportService {
 
     let destination: Writable | undefined;
     let stopWatching: (() => void) | undefined;
+    streaming[format] += 1;
     try {
       const now = this.clock.now();
       destination = start({
@@ -135,6 +146,7 @@ export class TelemetryExportService {
       else
         this.logger.error({ err: error, sunSourceId: request.sunSourceId }, 'export failed while streaming');
     } finally {
+      streaming[format] -= 1;
       stopWatching?.();
       // Normally the rows have closed already; this only makes sure a slot can never leak.
       release();

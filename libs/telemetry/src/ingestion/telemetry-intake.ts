@@ -8,6 +8,7 @@ import {
   SourceCredentials,
 } from '@solar/domain';
 import { TelemetryRejection } from '../normalize';
+import { channelOf, countIntakeOutcome } from './intake-metrics';
 import { IngestOutcome, NOT_STORED, TelemetryIngestion } from './telemetry-ingestion.service';
 import { verifyWebhookSecret, WebhookCredentials, WebhookMessages } from './webhook-signature';
 
@@ -55,13 +56,29 @@ export class TelemetryIntake {
     private readonly ingestion: TelemetryIngestion,
   ) {}
 
-  /** `credentials`: the webhook's signature headers (none: the secret is the body's `key`). */
+  /**
+   * `credentials`: the webhook's signature headers (none: the secret is the body's `key`). The
+   * outcome is counted in the telemetry metrics; a failure (nothing stored) is the channel's to
+   * count, as only the channel knows whether it retries.
+   */
   async receive(
     sunSourceId: string,
     via: ConnectionType,
     body: Buffer,
     receivedAt: Date,
     credentials: WebhookCredentials = NO_HEADERS,
+  ): Promise<IntakeOutcome> {
+    const outcome = await this.take(sunSourceId, via, body, receivedAt, credentials);
+    countIntakeOutcome(channelOf(via), outcome);
+    return outcome;
+  }
+
+  private async take(
+    sunSourceId: string,
+    via: ConnectionType,
+    body: Buffer,
+    receivedAt: Date,
+    credentials: WebhookCredentials,
   ): Promise<IntakeOutcome> {
     if (body.length > MAX_TELEMETRY_BYTES) return OVERSIZE;
     let source: SourceAccess | null;

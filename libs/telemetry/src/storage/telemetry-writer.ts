@@ -3,6 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedQueries } from '@solar/database';
 import {
+  telemetryBatchFailures,
+  telemetryBatchPoints,
+  telemetryCommitDuration,
+  telemetryIngestionLag,
+} from '@solar/monitoring';
+import {
   INSERT_TELEMETRY_SQL,
   InsertedOrRefused,
   insertParameters,
@@ -113,14 +119,19 @@ export class TelemetryWriter implements OnApplicationBootstrap, OnApplicationShu
     }
     const points = [...unique.values()].map((entry) => entry.point);
     try {
+      const startedAt = performance.now();
       const result = await this.insertWithPartitions(points);
-      for (const [key, entry] of unique) entry.resolve(outcomeOf(result, key, entry.point));
+      telemetryCommitDuration.observe((performance.now() - startedAt) / 1000);
+      telemetryBatchPoints.observe(points.length);
+      const committedAt = Date.now();
+      for (const [key, entry] of unique) settle(entry, outcomeOf(result, key, entry.point), committedAt);
       for (const entry of repeats) {
         entry.resolve(outcomeOf(result, undefined, entry.point));
       }
     } catch (error) {
       for (const entry of repeats) entry.resolve('duplicate');
       if (unique.size > 1 && isRowRefusal(error)) return this.insertOneByOne([...unique.values()]);
+      telemetryBatchFailures.inc();
       this.logger.error({ err: error, points: unique.size }, 'telemetry batch failed');
       for (const entry of unique.values()) entry.reject(error);
     }
@@ -135,7 +146,8 @@ export class TelemetryWriter implements OnApplicationBootstrap, OnApplicationShu
     for (const entry of entries) {
       try {
         const key = pointKey(entry.point.sunSourceId, entry.point.ts);
-        entry.resolve(outcomeOf(await this.insertWithPartitions([entry.point]), key, entry.point));
+        const result = await this.insertWithPartitions([entry.point]);
+        settle(entry, outcomeOf(result, key, entry.point), Date.now());
       } catch (error) {
         this.logger.error({ err: error, sunSourceId: entry.point.sunSourceId }, 'telemetry row refused');
         entry.reject(error);
@@ -168,6 +180,13 @@ export class TelemetryWriter implements OnApplicationBootstrap, OnApplicationShu
     }
     return result;
   }
+}
+
+/** Tells the writer what became of its point; a stored one counts its lag from receipt to commit. */
+function settle(entry: Pending, result: WriteResult, committedAt: number): void {
+  if (result === 'stored')
+    telemetryIngestionLag.observe((committedAt - entry.point.receivedAt.getTime()) / 1000);
+  entry.resolve(result);
 }
 
 /** `key` undefined: a resend inside the batch, which is never the copy that was stored. */

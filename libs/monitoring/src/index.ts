@@ -1,0 +1,3 @@
+export * from './metric-families';
+export * from './registry';
+export * from './sampled-gauge';
