@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { SecretBox } from '@solar/domain';
-import { databaseUrl, TEST_REDIS_URL, waitFor } from '@solar/testing';
+import { databaseUrl, scrapeMetrics, TEST_REDIS_URL, waitFor } from '@solar/testing';
 import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
 import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';
 import {
@@ -347,6 +347,8 @@ interface MqttPhase {
   ackLatencyMs: { p50: number; p90: number; p99: number; max: number };
   ingestor: Record<string, number> | undefined;
   ingestorExit: { code: number | null; signal: string | null } | undefined;
+  /** The ingestor's own `solar_telemetry_messages_total{channel="mqtt"}` by outcome, scraped before it stopped. */
+  ingestorMetrics: OutcomeCounts | undefined;
   stored: number;
   storedSeconds: number;
   storedPerSecond: number;
@@ -358,6 +360,41 @@ interface MqttPhase {
   usage: PhaseUsage;
   accountingExact: boolean;
   accountingNote: string;
+}
+
+/** What an app's metrics say of the messages of one channel. */
+interface OutcomeCounts {
+  stored: number;
+  throttled: number;
+  duplicate: number;
+}
+
+/**
+ * The outcomes an app counted in `solar_telemetry_messages_total` for `channel`, as Prometheus
+ * would scrape them (undefined when the endpoint does not answer): the bench checks the product's
+ * own metrics against what it sent and what the table holds.
+ */
+async function scrapedOutcomes(url: string, channel: string): Promise<OutcomeCounts | undefined> {
+  const scrape = await scrapeMetrics(url).catch(() => undefined);
+  if (!scrape || scrape.status !== 200) return undefined;
+  const count = (outcome: string) => scrape.value('solar_telemetry_messages_total', { channel, outcome });
+  return { stored: count('stored'), throttled: count('throttled'), duplicate: count('duplicate') };
+}
+
+function metricsCheck(app: string, scraped: OutcomeCounts | undefined, expected: OutcomeCounts): Check {
+  const show = (counts: OutcomeCounts) =>
+    `stored ${counts.stored}, throttled ${counts.throttled}, duplicate ${counts.duplicate}`;
+  return {
+    target: `the ${app}'s metrics count what the bench counted`,
+    met:
+      scraped !== undefined &&
+      scraped.stored === expected.stored &&
+      scraped.throttled === expected.throttled &&
+      scraped.duplicate === expected.duplicate,
+    detail: scraped
+      ? `metrics: ${show(scraped)}; bench: ${show(expected)}`
+      : 'the metrics endpoint did not answer',
+  };
 }
 
 interface WebhookPhase extends FleetWebhookPhase {
@@ -390,6 +427,7 @@ async function mqttPhase(
   mqttUrl: string,
   devices: SeededSource[],
   ingestor: Child,
+  ingestorMetricsUrl: string,
 ): Promise<MqttPhase> {
   const workerCount = Math.min(options.mqttWorkers, devices.length);
   const perSource = Math.ceil((options.mqttRate * extras * options.durationSeconds) / devices.length);
@@ -511,6 +549,7 @@ async function mqttPhase(
 
   // The ingestor's own tally of outcomes is logged (info) at shutdown: stop it to read it. This
   // also waits for anything it still holds, so the count below is final.
+  const ingestorMetrics = await scrapedOutcomes(ingestorMetricsUrl, 'mqtt');
   log('MQTT: stopping the ingestor (SIGTERM) for its outcome tally…');
   const exit = await stopApp(ingestor, 60_000);
   const tally = tallyOf(ingestor);
@@ -598,6 +637,7 @@ async function mqttPhase(
     },
     ingestor: tally,
     ingestorExit: { code: exit.code, signal: exit.signal },
+    ingestorMetrics,
     stored,
     storedSeconds: round(storedSeconds, 2),
     storedPerSecond: round(stored / storedSeconds),
@@ -931,10 +971,16 @@ async function main(): Promise<void> {
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   }
 
-  const [apiPort, ingestorPort, mqttPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [apiPort, apiMetricsPort, ingestorPort, mqttPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const secretsKey = randomBytes(32).toString('hex');
   const env: Record<string, string> = {
     ...resources.appEnvironment(apiPort, secretsKey),
+    API_METRICS_PORT: String(apiMetricsPort),
     INGESTOR_PORT: String(ingestorPort),
     MQTT_URL: `mqtt://127.0.0.1:${mqttPort}`,
     MQTT_TOPIC_PREFIX: TOPIC_PREFIX,
@@ -1036,7 +1082,14 @@ async function main(): Promise<void> {
     const checks: Check[] = [];
     let mqtt: MqttPhase | undefined;
     if (options.phases.has('mqtt')) {
-      mqtt = await mqttPhase(client, meter, env.MQTT_URL, mqttDevices, ingestor);
+      mqtt = await mqttPhase(
+        client,
+        meter,
+        env.MQTT_URL,
+        mqttDevices,
+        ingestor,
+        `http://127.0.0.1:${ingestorPort}/metrics`,
+      );
       checks.push(
         {
           // The fleet of the issue offers 5,000 storable messages/s: met when all of them were
@@ -1058,6 +1111,11 @@ async function main(): Promise<void> {
           met: mqtt.accountingExact,
           detail: mqtt.accountingNote,
         },
+        metricsCheck('ingestor', mqtt.ingestorMetrics, {
+          stored: mqtt.stored,
+          throttled: mqtt.sentByKind.probe,
+          duplicate: mqtt.sentByKind.resend,
+        }),
       );
     } else {
       await stopApp(ingestor, 60_000);
@@ -1104,6 +1162,20 @@ async function main(): Promise<void> {
           detail: `fixed rate: ${fixed.accountingNote}; maximum: ${maximum.accountingNote}`,
         },
       );
+      // One api process holds every count; a cluster's scrape reaches one worker of several.
+      if (options.apiProcesses === 1) {
+        checks.push(
+          metricsCheck(
+            'api',
+            await scrapedOutcomes(`http://127.0.0.1:${apiMetricsPort}/metrics`, 'webhook'),
+            {
+              stored: fixed.stored + maximum.stored,
+              throttled: fixed.result.outcomes.throttled + maximum.result.outcomes.throttled,
+              duplicate: fixed.result.outcomes.duplicate + maximum.result.outcomes.duplicate,
+            },
+          ),
+        );
+      }
     }
 
     let fleet: FleetReport | undefined;
