@@ -6,7 +6,7 @@ import { AccountCleanupModule, Clock, ClockModule, WeatherModule } from '@solar/
 import { HealthModule, LoggingModule } from '@solar/platform';
 import { ForecastCompute, PredictionWorkerModule } from '@solar/predictions';
 import { RedisModule } from '@solar/redis';
-import { TelemetryQueryModule } from '@solar/telemetry';
+import { TelemetryImportWorkerModule, TelemetryQueryModule } from '@solar/telemetry';
 import { JobRunner } from './jobs/job-runner';
 import { ScheduledJobs } from './jobs/scheduled-jobs';
 
@@ -19,7 +19,7 @@ export interface SchedulerOptions {
   forecastCompute?: ForecastCompute;
 }
 
-/** Crons, the job runner and the forecasting queue's worker. */
+/** Crons, the job runner and the workers of the forecasting and telemetry import queues. */
 @Module({})
 export class SchedulerModule {
   static forRoot(config: AppConfig, options: SchedulerOptions = {}): DynamicModule {
@@ -37,7 +37,7 @@ export class SchedulerModule {
         AccountCleanupModule,
         // The queue consumer runs with the crons, not in a one-off `npm run job`.
         PredictionWorkerModule.forRoot({ compute: options.forecastCompute, consume: crons }),
-        ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot()] : []),
+        ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot(), TelemetryImportWorkerModule] : []),
       ],
       providers: [JobRunner, ...(crons ? [ScheduledJobs] : [])],
       exports: [JobRunner],

@@ -75,6 +75,10 @@ export interface Limits {
   unverifiedAccountMaxAgeHours: number;
   /** Price history entries per source. */
   pricesPerSource: number;
+  /** Largest telemetry import (CSV bytes) taken by HTTP. */
+  importMaxBytes: number;
+  /** Imports up to this size are answered with their report; larger ones run as a job. */
+  importInlineMaxBytes: number;
 }
 
 /** Device MQTT over TLS (embedded broker only; EMQX has its own listener). */
