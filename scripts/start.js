@@ -19,6 +19,7 @@ const entries = {
   scheduler: 'dist/apps/scheduler/src/main.js',
   '--migrate': 'dist/libs/database/src/migrate-cli.js',
   '--job': 'dist/apps/scheduler/src/run-job.js',
+  '--cli': 'dist/apps/scheduler/src/cli.js',
 };
 
 function buildIfPossible() {
@@ -59,8 +60,8 @@ function builtSinceLastChange() {
 }
 
 const args = process.argv.slice(2);
-// `--job <name>`: the job's name travels on to the job runner.
-const names = args[0] === '--job' ? ['--job'] : args;
+// `--job <name>` and `--cli <command> ...`: what follows travels on to the job runner or the command.
+const names = args[0] === '--job' || args[0] === '--cli' ? [args[0]] : args;
 const unknown = names.filter((name) => !(name in entries));
 if (names.length === 0 || unknown.length > 0) {
   console.error(`usage: start.js ${Object.keys(entries).join('|')} [...]`);
