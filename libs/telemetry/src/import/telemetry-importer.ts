@@ -11,7 +11,7 @@ import { ImportReport, ImportTally } from './import-report';
  * Rows on their way at once: enough to fill the writer's batches (1,000 rows) and the stored-
  * neighbour checks while the next ones are read, few enough that memory does not grow with the file.
  */
-export const ROWS_IN_FLIGHT = 2_000;
+export const ROWS_IN_FLIGHT = 1_000;
 const PROGRESS_EVERY_MS = 1_000;
 
 export interface ImportOptions {
