@@ -60,6 +60,11 @@ const EXCEPTIONS = [
     allow: ['apps/scheduler'],
     reason: "runs the scheduler's prediction jobs against the api that requests them",
   },
+  {
+    from: 'apps/api/test/telemetry-import.e2e-spec.ts',
+    allow: ['apps/scheduler'],
+    reason: "runs the scheduler's import worker on the large files the api hands it",
+  },
 ];
 
 const libs = solarLibs();

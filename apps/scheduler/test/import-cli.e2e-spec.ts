@@ -79,7 +79,7 @@ describe('npm run cli -- import', () => {
     writeFileSync(
       file,
       [
-        'datetime,pv_power,battery_soc',
+        'datetime,pv_power,battery_level',
         '2025-07-01 12:00:00,2500,60',
         '2025-07-01 12:00:04,2600,61',
         '2025-12-01 12:00:00,800,40',

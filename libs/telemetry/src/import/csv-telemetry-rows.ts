@@ -86,8 +86,8 @@ export class CsvTelemetryHeader {
 
   /**
    * `2024-03-31 02:30` in Europe/Berlin → `2024-03-31T03:30:00.000+02:00`: a time the clocks
-   * skipped moves forward by the gap, a time they passed twice takes the earlier offset (luxon's
-   * rules). Values with an offset, epoch numbers and text the normalizer will refuse pass as they are.
+   * skipped moves forward by the gap, a time they passed twice is read as the second pass, in
+   * standard time (luxon's rules). Values with an offset, epoch numbers and text the normalizer will refuse pass as they are.
    */
   private withOffset(value: string): string {
     if (this.zone === undefined || !LOCAL_DATE_TIME.test(value)) return value;
