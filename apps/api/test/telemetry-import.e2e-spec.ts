@@ -195,6 +195,11 @@ describe('POST /api/sunsourcedata/{id}/import', () => {
       const response = await importCsv(id, csv);
       expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: { message } });
     }
+    // A file large enough for a job is checked before it is queued.
+    const large = await importCsv(id, `solarPower,soc\n${'1,2\n'.repeat(30_000)}`);
+    expect(large.status).toBe(400);
+    expect(large.body).toEqual({ message: cases[0][1] });
+    expect(spooled()).toEqual([]);
     const json = await api.http
       .post(`/api/sunsourcedata/${id}/import`)
       .set('Cookie', api.cookie)

@@ -41,6 +41,31 @@ export class TelemetryImporter {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Reads the header row only and throws what `run` would throw for it: a job's file is checked
+   * before it is queued, so a wrong header is answered at once.
+   */
+  async checkHeader(csv: Readable, timeZone?: string): Promise<void> {
+    const parser = parse({
+      bom: true,
+      skip_empty_lines: true,
+      to_line: 1,
+      max_record_size: MAX_TELEMETRY_BYTES,
+    });
+    csv.on('error', (error) => parser.destroy(error));
+    csv.pipe(parser);
+    try {
+      for await (const cells of parser as AsyncIterable<string[]>) {
+        new CsvTelemetryHeader(cells, timeZone);
+        return;
+      }
+      throw new BadRequestError(ImportMessages.emptyFile);
+    } finally {
+      csv.unpipe(parser);
+      csv.destroy();
+    }
+  }
+
   async run(sunSourceId: string, csv: Readable, options: ImportOptions = {}): Promise<ImportReport> {
     const tally = new ImportTally();
     const parser = parse({

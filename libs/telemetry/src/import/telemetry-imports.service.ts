@@ -69,6 +69,12 @@ export class TelemetryImports {
         await this.spool.remove(spooled.name);
       }
     }
+    try {
+      await this.importer.checkHeader(this.spool.open(spooled.name), options.timeZone);
+    } catch (error) {
+      await this.spool.remove(spooled.name);
+      throw error;
+    }
     const jobId = randomUUID();
     try {
       await this.queue.add(jobId, { sunSourceId, ownerId, file: spooled.name, timeZone: options.timeZone });
