@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,8 @@ import { runImportCommand } from '../apps/scheduler/src/cli/import-command';
  * of its own through the command line's path (`runImportCommand`: the same importer, ingestion
  * path, windows and writer as the HTTP route's job), in this process, and prints rows per second
  * and the growth of this process's resident set over the import (sampled every 100 ms against
- * the figure just before it). The database, the Redis keys and the file are removed afterwards.
+ * the figure just before it), and writes them to bench/results/import-<date>.json. The database,
+ * the Redis keys and the file are removed afterwards.
  */
 
 const TARGET_RSS_GROWTH_MB = 100;
@@ -159,6 +160,29 @@ async function main(): Promise<void> {
         )
       ).rows[0].n;
       const growth = (peak - before) / MiB;
+      const figures = {
+        machine,
+        nodeFlags: process.execArgv.filter((flag) => flag !== '--require' && !flag.includes('register')),
+        rows,
+        fileMiB: round(bytes / MiB, 1),
+        report: { ...report, rejections: report.rejections.length },
+        storedRows: stored,
+        rolledUp,
+        seconds: round(seconds, 1),
+        rowsPerSecond: round(report.rowsRead / seconds),
+        rssBeforeMiB: round(before / MiB),
+        rssPeakMiB: round(peak / MiB),
+        rssGrowthMiB: round(growth, 1),
+        liveHeapBeforeMiB: round(heapBefore / MiB, 1),
+        liveHeapAfterMiB: round(heapAfter / MiB, 1),
+      };
+      mkdirSync(join(__dirname, 'results'), { recursive: true });
+      const results = join(
+        __dirname,
+        'results',
+        `import-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+      );
+      writeFileSync(results, `${JSON.stringify(figures, null, 2)}\n`);
       console.log(
         [
           '',
@@ -173,6 +197,7 @@ async function main(): Promise<void> {
           ` live heap     ${round(heapBefore / MiB, 1)} MiB before, ${round(heapAfter / MiB, 1)} MiB after (full collections)`,
           ` ${growth < TARGET_RSS_GROWTH_MB ? 'PASS' : 'MISS'}  RSS growth < ${TARGET_RSS_GROWTH_MB} MB`,
           ` ${stored === rows && rolledUp === rows ? 'PASS' : 'MISS'}  every row stored and rolled up`,
+          ` written to ${results}`,
         ].join('\n'),
       );
     } finally {
