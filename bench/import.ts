@@ -122,7 +122,12 @@ async function main(): Promise<void> {
       const heapBefore = process.memoryUsage().heapUsed;
       const before = process.memoryUsage().rss;
       let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+      const samples: number[] = [];
+      const sampler = setInterval(() => {
+        const rss = process.memoryUsage().rss;
+        samples.push(rss);
+        peak = Math.max(peak, rss);
+      }, 100);
       let report: ImportReport | undefined;
       const out = new Writable({
         write(chunk: Buffer, _encoding, done) {
@@ -160,6 +165,10 @@ async function main(): Promise<void> {
         )
       ).rows[0].n;
       const growth = (peak - before) / MiB;
+      // Flat means the second half of the import needs no more than the first tenth did.
+      const peakOf = (part: number[]) => part.reduce((highest, rss) => Math.max(highest, rss), before);
+      const firstTenthPeak = peakOf(samples.slice(0, Math.ceil(samples.length / 10)));
+      const secondHalfPeak = peakOf(samples.slice(Math.floor(samples.length / 2)));
       const figures = {
         machine,
         nodeFlags: process.execArgv.filter((flag) => flag !== '--require' && !flag.includes('register')),
@@ -173,6 +182,8 @@ async function main(): Promise<void> {
         rssBeforeMiB: round(before / MiB),
         rssPeakMiB: round(peak / MiB),
         rssGrowthMiB: round(growth, 1),
+        rssPeakFirstTenthMiB: round(firstTenthPeak / MiB),
+        rssPeakSecondHalfMiB: round(secondHalfPeak / MiB),
         liveHeapBeforeMiB: round(heapBefore / MiB, 1),
         liveHeapAfterMiB: round(heapAfter / MiB, 1),
       };
@@ -194,6 +205,7 @@ async function main(): Promise<void> {
           ` rows/s        ${round(report.rowsRead / seconds)}`,
           ` node flags    ${process.execArgv.filter((flag) => flag !== '--require' && !flag.includes('register')).join(' ') || 'none'}`,
           ` RSS           ${round(before / MiB)} MiB before, ${round(peak / MiB)} MiB peak: growth ${round(growth, 1)} MiB`,
+          ` RSS by time   peak ${round(firstTenthPeak / MiB)} MiB in the first tenth of the import, ${round(secondHalfPeak / MiB)} MiB in the second half`,
           ` live heap     ${round(heapBefore / MiB, 1)} MiB before, ${round(heapAfter / MiB, 1)} MiB after (full collections)`,
           ` ${growth < TARGET_RSS_GROWTH_MB ? 'PASS' : 'MISS'}  RSS growth < ${TARGET_RSS_GROWTH_MB} MB`,
           ` ${stored === rows && rolledUp === rows ? 'PASS' : 'MISS'}  every row stored and rolled up`,
