@@ -50,7 +50,7 @@ export interface Limits {
   /** The same routes per e-mail address named in the body, per window. */
   authPerEmail: number;
   authWindowSeconds: number;
-  /** Each costly owner route (weather refresh, count/size/stats, predictions, debug) per user, per window. */
+  /** Each costly owner route (weather refresh, count/size/stats, predictions, debug, import) per user, per window. */
   costlyPerUser: number;
   costlyWindowSeconds: number;
   /** Messages one source may send (stored or not), per window, on both transports. */
