@@ -66,6 +66,11 @@ const EXCEPTIONS = [
     allow: ['apps/scheduler'],
     reason: "runs the scheduler's training and scheduled prediction jobs, then scores them through the api",
   },
+  {
+    from: 'apps/api/test/telemetry-import.e2e-spec.ts',
+    allow: ['apps/scheduler'],
+    reason: "runs the scheduler's import worker on the large files the api hands it",
+  },
 ];
 
 const libs = solarLibs();

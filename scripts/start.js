@@ -20,6 +20,7 @@ const entries = {
   '--migrate': 'dist/libs/database/src/migrate-cli.js',
   '--job': 'dist/apps/scheduler/src/run-job.js',
   '--openapi': 'dist/apps/api/src/write-openapi.js',
+  '--cli': 'dist/apps/scheduler/src/cli.js',
 };
 
 function buildIfPossible() {
@@ -60,8 +61,8 @@ function builtSinceLastChange() {
 }
 
 const args = process.argv.slice(2);
-// `--job <name>`, `--openapi [file]`: the argument travels on to the entry.
-const names = ['--job', '--openapi'].includes(args[0]) ? [args[0]] : args;
+// `--job <name>`, `--openapi [file]`, `--cli <command> ...`: what follows travels on to the entry.
+const names = ['--job', '--openapi', '--cli'].includes(args[0]) ? [args[0]] : args;
 const unknown = names.filter((name) => !(name in entries));
 if (names.length === 0 || unknown.length > 0) {
   console.error(`usage: start.js ${Object.keys(entries).join('|')} [...]`);

@@ -21,6 +21,7 @@ import { SharingApiModule } from './sharing/sharing-api.module';
 import { SunSourcesApiModule } from './sun-sources/sun-sources-api.module';
 import { SyntheticDataModule } from './telemetry-data/synthetic-data/synthetic-data.module';
 import { TelemetryDataModule } from './telemetry-data/telemetry-data.module';
+import { TelemetryImportApiModule } from './telemetry-import/telemetry-import-api.module';
 import { UploadModule } from './upload/upload.module';
 import { WeatherApiModule } from './weather/weather-api.module';
 import { WebhookModule } from './webhook/webhook.module';
@@ -57,6 +58,7 @@ export class ApiModule {
         InternalMqttModule,
         MetricsModule,
         TelemetryDataModule,
+        TelemetryImportApiModule,
         ExportModule,
         SyntheticDataModule,
         WeatherApiModule,

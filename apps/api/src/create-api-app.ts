@@ -35,7 +35,14 @@ export async function createApiApp(
 
 /** Everything the api adds to its Nest application (created with `apiHttpAdapter()` and `API_APP_OPTIONS`), then init. */
 export async function configureApiApp(app: INestApplication, config: AppConfig): Promise<INestApplication> {
-  configureHttpApp(app, config, { rawBodyPaths: [/^\/api\/upload\//, /^\/api\/webhook\//] });
+  configureHttpApp(app, config, {
+    rawBodyPaths: [
+      /^\/api\/upload\//,
+      /^\/api\/webhook\//,
+      // A CSV import streams its body to a file (`csvUploadOf`).
+      /^\/api\/sunsourcedata\/[^/?]+\/import(?:[/?]|$)/,
+    ],
+  });
   app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   serveUploads(app, config);
   const clock = app.get(Clock);

@@ -75,6 +75,8 @@ describe('OpenAPI document and HTTP defaults', () => {
         'GET /api/sunsourcedata/count/{sunSourceId}',
         'GET /api/sunsourcedata/size/{sunSourceId}',
         'GET /api/sunsourcedata/raw/{sunSourceId}',
+        'POST /api/sunsourcedata/{sunSourceId}/import',
+        'GET /api/sunsourcedata/{sunSourceId}/import/{jobId}',
         'DELETE /api/roi/prices/{priceId}',
         'GET /api/roi/{sunSourceId}/calculate',
         'GET /api/roi/{sunSourceId}/prices',

@@ -6,7 +6,7 @@ import { AccountCleanupModule, Clock, ClockModule, WeatherModule } from '@solar/
 import { HealthModule, LoggingModule, MetricsEndpointModule } from '@solar/platform';
 import { ForecastCompute, PredictionWorkerModule } from '@solar/predictions';
 import { RedisModule } from '@solar/redis';
-import { TelemetryQueryModule } from '@solar/telemetry';
+import { TelemetryImportWorkerModule, TelemetryQueryModule } from '@solar/telemetry';
 import { JobRunner } from './jobs/job-runner';
 import { ScheduledJobs } from './jobs/scheduled-jobs';
 
@@ -19,7 +19,7 @@ export interface SchedulerOptions {
   forecastCompute?: ForecastCompute;
 }
 
-/** Crons, the job runner and the forecasting queue's worker. */
+/** Crons, the job runner and the workers of the forecasting and telemetry import queues. */
 @Module({})
 export class SchedulerModule {
   static forRoot(config: AppConfig, options: SchedulerOptions = {}): DynamicModule {
@@ -38,7 +38,14 @@ export class SchedulerModule {
         // The queue consumer runs with the crons, not in a one-off `npm run job`.
         PredictionWorkerModule.forRoot({ compute: options.forecastCompute, consume: crons }),
         // Health and metrics on the scheduler's own port, which no deployment publishes.
-        ...(crons ? [ScheduleModule.forRoot(), HealthModule.forRoot(), MetricsEndpointModule] : []),
+        ...(crons
+          ? [
+              ScheduleModule.forRoot(),
+              HealthModule.forRoot(),
+              MetricsEndpointModule,
+              TelemetryImportWorkerModule,
+            ]
+          : []),
       ],
       providers: [JobRunner, ...(crons ? [ScheduledJobs] : [])],
       exports: [JobRunner],

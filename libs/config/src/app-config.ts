@@ -54,7 +54,7 @@ export interface Limits {
   /** The same routes per e-mail address named in the body, per window. */
   authPerEmail: number;
   authWindowSeconds: number;
-  /** Each costly owner route (weather refresh, count/size/stats, predictions, debug) per user, per window. */
+  /** Each costly owner route (weather refresh, count/size/stats, predictions, debug, import) per user, per window. */
   costlyPerUser: number;
   costlyWindowSeconds: number;
   /** Messages one source may send (stored or not), per window, on both transports. */
@@ -79,6 +79,10 @@ export interface Limits {
   unverifiedAccountMaxAgeHours: number;
   /** Price history entries per source. */
   pricesPerSource: number;
+  /** Largest telemetry import (CSV bytes) taken by HTTP. */
+  importMaxBytes: number;
+  /** Imports up to this size are answered with their report; larger ones run as a job. */
+  importInlineMaxBytes: number;
 }
 
 /** Device MQTT over TLS (embedded broker only; EMQX has its own listener). */

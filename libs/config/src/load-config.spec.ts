@@ -60,6 +60,8 @@ describe('loadConfig', () => {
         predictionJobsPerUser: 10,
         unverifiedAccountMaxAgeHours: 168,
         pricesPerSource: 1000,
+        importMaxBytes: 200 * 1024 * 1024,
+        importInlineMaxBytes: 1024 * 1024,
       },
       generatedSecrets: [],
     });

@@ -147,6 +147,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       predictionJobsPerUser: int('PREDICTION_MAX_JOBS_PER_USER', 10, 1, 100_000),
       unverifiedAccountMaxAgeHours: int('UNVERIFIED_ACCOUNT_MAX_AGE_HOURS', 168, 1, 87_600),
       pricesPerSource: int('MAX_PRICES_PER_SOURCE', 1000, 1, 1_000_000),
+      importMaxBytes: int('IMPORT_MAX_BYTES', 200 * 1024 * 1024, 1, 1024 ** 4),
+      importInlineMaxBytes: int('IMPORT_INLINE_MAX_BYTES', 1024 * 1024, 0, 1024 ** 4),
     },
   };
 

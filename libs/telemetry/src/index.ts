@@ -7,6 +7,7 @@ export {
   parseNumber,
   parseText,
   parseTimestamp,
+  telemetryFieldOf,
   TELEMETRY_REJECTION_MESSAGES,
   withoutKey,
 } from './normalize';
@@ -34,3 +35,4 @@ export * from './export/telemetry-export-summary';
 export * from './export/telemetry-export.module';
 export * from './export/telemetry-export.service';
 export * from './synthetic';
+export * from './import';

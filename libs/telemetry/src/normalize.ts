@@ -94,6 +94,14 @@ const PROPERTY_INDEX = buildPropertyIndex([
   { name: 'timestamp', names: TIMESTAMP_ALIASES },
 ]);
 
+/**
+ * The field a property (or a CSV column) of this name feeds, matched as messages are: canonical
+ * names and aliases, case-insensitively; undefined for a name no field knows.
+ */
+export function telemetryFieldOf(property: string): PropertyMatch['field'] | undefined {
+  return PROPERTY_INDEX.get(property.toLowerCase())?.field;
+}
+
 export function normalizeTelemetry(payload: unknown, now: Date): NormalizeResult {
   if (!isJsonObject(payload)) return reject('not_an_object');
 

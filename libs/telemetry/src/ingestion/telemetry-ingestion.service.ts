@@ -5,7 +5,7 @@ import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
 import { StoredNeighbours } from '../storage/stored-neighbours';
 import { TelemetryWriter } from '../storage/telemetry-writer';
-import { Admission, isBeyondMemory, TelemetryWindows } from './telemetry-windows';
+import { Admission, AdmissionMode, isBeyondMemory, TelemetryWindows } from './telemetry-windows';
 
 export type IngestOutcome =
   | { status: 'stored' }
@@ -42,12 +42,14 @@ export class TelemetryIngestion {
   /**
    * `via`: the device transport the message came by; the row is then stored only while the
    * source is active and of that type, whatever the caller's cache said a moment before.
+   * `mode`: `history` for a row of an owner's import (see `AdmissionMode`).
    */
   async ingest(
     sunSourceId: string,
     payload: unknown,
     receivedAt: Date,
     via?: ConnectionType,
+    mode: AdmissionMode = 'device',
   ): Promise<IngestOutcome> {
     const normalized = normalizeTelemetry(payload, receivedAt);
     if (!normalized.ok) return { status: 'rejected', reason: normalized.reason, message: normalized.message };
@@ -59,10 +61,10 @@ export class TelemetryIngestion {
     const fingerprint = fingerprintOf(ts, values);
     let admission: Exclude<Admission, { status: 'resent' }>;
     try {
-      const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt);
+      const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt, mode);
       admission =
         verdict.status === 'duplicate' || verdict.status === 'resent'
-          ? await this.settleSeen(verdict.status, sunSourceId, ts, receivedAt)
+          ? await this.settleSeen(verdict.status, sunSourceId, ts, receivedAt, mode)
           : verdict;
     } catch (error) {
       throw new ServiceUnavailableError(NOT_STORED, { cause: error });
@@ -101,11 +103,13 @@ export class TelemetryIngestion {
     sunSourceId: string,
     ts: Date,
     receivedAt: Date,
+    mode: AdmissionMode,
   ): Promise<Exclude<Admission, { status: 'resent' }>> {
     if (!(await this.writer.isStored(sunSourceId, ts))) {
       return { status: 'admitted', beyondMemory: isBeyondMemory(ts, receivedAt) };
     }
-    return { status: seen === 'duplicate' ? 'duplicate' : 'throttled' };
+    // An imported row at a stored row's very timestamp is a re-import, as for old timestamps.
+    return { status: seen === 'duplicate' || mode === 'history' ? 'duplicate' : 'throttled' };
   }
 
   /** The message was admitted but cannot be settled: forget it, so the device's retry is stored. */

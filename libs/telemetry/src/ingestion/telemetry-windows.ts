@@ -24,6 +24,13 @@ export function isBeyondMemory(ts: Date, receivedAt: Date): boolean {
  */
 const IN_FLIGHT_TTL_MS = 5 * 60 * 1000;
 
+/**
+ * `device`: a message a device sent now. `history`: a row of an owner's import, which is not a
+ * device's traffic: it neither spends the source's arrival budget nor leaves a duplicate marker
+ * (one per row of a file of millions would fill Redis; the stored rows tell a re-import apart).
+ */
+export type AdmissionMode = 'device' | 'history';
+
 export type Admission =
   /** `beyondMemory`: the throttle set cannot vouch for this timestamp; ask the stored rows. */
   | { status: 'admitted'; beyondMemory: boolean }
@@ -40,14 +47,17 @@ type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number[
 // KEYS: arrival counter, duplicate marker, throttle set (recent timestamps), in-flight set (old
 // timestamps). ARGV: budget, budget window, duplicate TTL, member (ts ms), the exclusive bounds
 // ts ± 10 s, the trim bound, the throttle set's TTL, '1' for an old timestamp, the in-flight set's
-// TTL. Bounds come preformatted: Lua's numbers would print epoch milliseconds in exponent form.
+// TTL, '1' for an imported row (history: neither the budget nor the duplicate marker). Bounds
+// come preformatted: Lua's numbers would print epoch milliseconds in exponent form.
 // Answers {0} admitted, {1} duplicate, {2} throttled, {3, ms until the budget's window ends},
 // {4} this very timestamp admitted before.
 const ADMIT = `
-local arrivals = redis.call('INCR', KEYS[1])
-if arrivals == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if arrivals > tonumber(ARGV[1]) then return {3, redis.call('PTTL', KEYS[1])} end
-if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return {1} end
+if ARGV[11] ~= '1' then
+  local arrivals = redis.call('INCR', KEYS[1])
+  if arrivals == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  if arrivals > tonumber(ARGV[1]) then return {3, redis.call('PTTL', KEYS[1])} end
+  if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return {1} end
+end
 if redis.call('ZSCORE', KEYS[3], ARGV[4]) or redis.call('ZSCORE', KEYS[4], ARGV[4]) then return {4} end
 if #redis.call('ZRANGEBYSCORE', KEYS[3], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
 if #redis.call('ZRANGEBYSCORE', KEYS[4], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
@@ -87,7 +97,13 @@ export class TelemetryWindows {
     this.budgetWindowMs = config.limits.sourceWindowSeconds * 1000;
   }
 
-  async admit(sunSourceId: string, ts: Date, fingerprint: string, receivedAt: Date): Promise<Admission> {
+  async admit(
+    sunSourceId: string,
+    ts: Date,
+    fingerprint: string,
+    receivedAt: Date,
+    mode: AdmissionMode = 'device',
+  ): Promise<Admission> {
     const at = ts.getTime();
     const beyondMemory = isBeyondMemory(ts, receivedAt);
     const [verdict, budgetLeftMs] = await this.redis.admitTelemetry(
@@ -105,6 +121,7 @@ export class TelemetryWindows {
       THROTTLE_MEMORY_MS,
       beyondMemory ? '1' : '0',
       IN_FLIGHT_TTL_MS,
+      mode === 'history' ? '1' : '0',
     );
     switch (verdict) {
       case 0:

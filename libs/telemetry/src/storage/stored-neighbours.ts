@@ -63,7 +63,10 @@ export class StoredNeighbours {
       const months = new Map<string, Question[]>();
       for (const question of batch) {
         const month = question.ts.toISOString().slice(0, 7);
-        months.set(month, [...(months.get(month) ?? []), question]);
+        // Appended in place: copying the group for each question is quadratic in the batch.
+        const group = months.get(month);
+        if (group) group.push(question);
+        else months.set(month, [question]);
       }
       await Promise.all([...months.values()].map((group) => this.answer(group)));
     }
