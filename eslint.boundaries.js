@@ -18,9 +18,10 @@ const { solarLibs } = require('./scripts/solar-libs');
 const LAYERS = [
   ['config', 'forecast', 'monitoring'], // forecast: solar physics and the model over plain data, no library;
   // monitoring: the Prometheus metric families, which every library above may record
-  ['database', 'redis', 'mail'],
+  ['core', 'database', 'redis', 'mail'], // core: the shared kernel (clock, domain errors, secret box)
   ['domain'],
   ['auth', 'telemetry', 'predictions'],
+  ['synthetic'], // generated telemetry for trying the service: the device model over the ingestion path
   ['platform'], // the HTTP and process shell: error mapping, health (a public route), logging
 ];
 /** Test support above every layer; the test-only rule below keeps it out of production code. */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadPowerAt, resolveSystem, solarPowerAt } from '../libs/telemetry/src/synthetic/synthetic-device';
+import { loadPowerAt, resolveSystem, solarPowerAt } from '../libs/synthetic/src/synthetic-device';
 
 /** The command as a user runs it: exit codes, messages, and a whole run on a small plain CSV. */
 

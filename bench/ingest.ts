@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import { SecretBox } from '@solar/domain';
+import { SecretBox } from '@solar/core';
 import { databaseUrl, scrapeMetrics, TEST_REDIS_URL, waitFor } from '@solar/testing';
 import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
 import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';

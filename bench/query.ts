@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Pool, PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
-import { SecretBox } from '@solar/domain';
+import { SecretBox } from '@solar/core';
 import { databaseUrl, waitFor, withServer } from '@solar/testing';
 import {
   freePort,

@@ -6,8 +6,8 @@ import {
   loadPowerAt,
   resolveSystem,
   solarPowerAt,
-} from '../../libs/telemetry/src/synthetic/synthetic-device';
-import { valueNoise } from '../../libs/telemetry/src/synthetic/synthetic-noise';
+} from '../../libs/synthetic/src/synthetic-device';
+import { valueNoise } from '../../libs/synthetic/src/synthetic-noise';
 import { SAMPLE } from './sample';
 import { localDateStart, zoneOffsetMs } from './time-zones';
 

@@ -1,7 +1,7 @@
 import * as argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { SecretBox } from '@solar/domain';
+import { SecretBox } from '@solar/core';
 import { databaseUrl } from '@solar/testing';
 import { HOURLY_VALUE_COLUMNS, RAW_TO_HOURLY } from '../../libs/telemetry/src/storage/telemetry-hourly';
 import { round } from '../support/processes';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { generateMqttApiKey, generateWebhookSecret, SecretBox } from '@solar/domain';
+import { SecretBox } from '@solar/core';
+import { generateMqttApiKey, generateWebhookSecret } from '@solar/domain';
 
 export interface SeededSource {
   id: string;

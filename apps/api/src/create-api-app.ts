@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { createSessionMiddleware, SessionCache } from '@solar/auth';
 import { AppConfig } from '@solar/config';
-import { Clock } from '@solar/domain';
+import { Clock } from '@solar/core';
 import { ApiExpressAdapter, configureHttpApp } from '@solar/platform';
 import { REDIS } from '@solar/redis';
 import { ApiModule, ApiModuleOptions } from './api.module';

@@ -12,7 +12,7 @@ import {
 } from '@solar/forecast';
 import { InProcessForecastCompute, PredictionJobView } from '@solar/predictions';
 import { REDIS } from '@solar/redis';
-import { seedFromText, syntheticSeries } from '@solar/telemetry';
+import { seedFromText, syntheticSeries } from '@solar/synthetic';
 import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment, waitFor } from '@solar/testing';
 import { createSchedulerApp } from '../../scheduler/src/create-scheduler-app';
 import { Http, signUp, startApi } from './support/api-harness';

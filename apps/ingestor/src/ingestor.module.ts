@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@solar/config';
 import { DatabaseModule } from '@solar/database';
-import { ClockModule, SunSourcesModule } from '@solar/domain';
+import { ClockModule } from '@solar/core';
+import { SunSourcesModule } from '@solar/domain';
 import { HealthModule, LoggingModule, MetricsEndpointModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
 import { TelemetryIngestionModule } from '@solar/telemetry';

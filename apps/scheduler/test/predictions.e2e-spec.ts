@@ -12,7 +12,7 @@ import {
   WorkerThreadForecastCompute,
 } from '@solar/predictions';
 import { REDIS, RedisLocks } from '@solar/redis';
-import { syntheticSeries } from '@solar/telemetry';
+import { syntheticSeries } from '@solar/synthetic';
 import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
 import { createSchedulerApp } from '../src/create-scheduler-app';
 import { JobRunner } from '../src/jobs/job-runner';

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { secretsEqual } from '@solar/domain';
+import { secretsEqual } from '@solar/core';
 
 export const INTERNAL_API_KEY_HEADER = 'x-internal-api-key';
 

@@ -4,7 +4,8 @@ import { normalizeIp } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { createHash } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { normalizeEmail, TooManyRequestsError } from '@solar/domain';
+import { TooManyRequestsError } from '@solar/core';
+import { normalizeEmail } from '@solar/domain';
 import { RateBucket, RateLimiter } from '@solar/redis';
 
 export const RATE_LIMIT = 'rate-limit:kind';

@@ -1,5 +1,6 @@
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock, SunSourcesModule } from '@solar/domain';
+import { Clock } from '@solar/core';
+import { SunSourcesModule } from '@solar/domain';
 import { TelemetryIngestion } from './ingestion/telemetry-ingestion.service';
 import { TelemetryWindows } from './ingestion/telemetry-windows';
 import { TelemetryIntake } from './ingestion/telemetry-intake';

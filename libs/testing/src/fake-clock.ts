@@ -1,4 +1,4 @@
-import { Clock } from '@solar/domain';
+import { Clock } from '@solar/core';
 
 /** A clock that stands still until the test moves it. */
 export class FakeClock extends Clock {

@@ -1,6 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { BadRequestError } from '@solar/domain';
+import { BadRequestError } from '@solar/core';
 import { QueryLimits } from '@solar/telemetry';
 
 /** The body of `POST batch/latest`: a JSON array of at most 50 source ids. */

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
-import { BadRequestError, SettingsService } from '@solar/domain';
+import { BadRequestError } from '@solar/core';
+import { SettingsService } from '@solar/domain';
 import { SettingDto } from './dto/setting.dto';
 
 const settingTypePipe = new ParseIntPipe({

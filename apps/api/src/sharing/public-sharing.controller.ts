@@ -9,7 +9,8 @@ import {
 } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Public } from '@solar/auth';
-import { NOT_SHARED, NotFoundError } from '@solar/domain';
+import { NotFoundError } from '@solar/core';
+import { NOT_SHARED } from '@solar/domain';
 import { streamedJson } from '@solar/platform';
 import { HistoryQueryDto } from '../metrics/dto/metrics-queries.dto';
 import { SunSourceMetricsDto } from '../metrics/dto/metrics.dto';

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } 
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser, Omni } from '@solar/auth';
 import { EncodedJson } from '@solar/database';
-import { Clock } from '@solar/domain';
+import { Clock } from '@solar/core';
 import { SendsEncodedJson } from '@solar/platform';
 import { TelemetryDownsampler, TelemetryQueries } from '@solar/telemetry';
 import {

@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
-import { BadRequestError } from '@solar/domain';
+import { BadRequestError } from '@solar/core';
 import { ImportTooLargeError } from '@solar/telemetry';
 
 export const CSV_MEDIA_TYPES = ['text/csv', 'application/csv', 'text/plain'];

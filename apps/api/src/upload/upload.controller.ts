@@ -20,7 +20,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiSessionAuth, AuthenticatedUser, CurrentUser } from '@solar/auth';
-import { BadRequestError, ImageStore, MAX_IMAGE_BYTES } from '@solar/domain';
+import { BadRequestError } from '@solar/core';
+import { ImageStore, MAX_IMAGE_BYTES } from '@solar/domain';
 import { DeleteImageQueryDto } from './dto/delete-image-query.dto';
 import { ImageUrlDto, UploadMessageDto } from './dto/upload-responses.dto';
 import { ImageSizeLimitInterceptor } from './image-size-limit.interceptor';

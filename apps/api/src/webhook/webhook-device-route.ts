@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@solar/config';
-import { Clock } from '@solar/domain';
+import { Clock } from '@solar/core';
 import {
   errorReply,
   logRequestCompleted,

@@ -5,9 +5,9 @@ import {
   ConflictError,
   DomainError,
   NotFoundError,
-  SUN_SOURCE_NOT_FOUND,
   TooManyRequestsError,
-} from '@solar/domain';
+} from '@solar/core';
+import { SUN_SOURCE_NOT_FOUND } from '@solar/domain';
 import {
   countLost,
   IntakeOutcome,

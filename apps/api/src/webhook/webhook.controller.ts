@@ -15,7 +15,8 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '@solar/auth';
-import { Clock, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
+import { Clock, NotFoundError } from '@solar/core';
+import { SUN_SOURCE_NOT_FOUND } from '@solar/domain';
 import { TelemetryIntake } from '@solar/telemetry';
 import { answerWebhook, WebhookAcceptedDto } from './webhook-reply';
 

@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import { AppConfig } from '@solar/config';
-import { Clock } from '@solar/domain';
+import { Clock } from '@solar/core';
 import { createTestEnvironment, MailCapture, TestEnvironment } from '@solar/testing';
 import { ApiModule } from '../../src/api.module';
 import { API_APP_OPTIONS, apiHttpAdapter, configureApiApp, createApiApp } from '../../src/create-api-app';

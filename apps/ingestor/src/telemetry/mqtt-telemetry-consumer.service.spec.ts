@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AppConfig } from '@solar/config';
-import { ServiceUnavailableError, SourceAccess, SourceAccessCache, SourceCredentials } from '@solar/domain';
+import { ServiceUnavailableError } from '@solar/core';
+import { SourceAccess, SourceAccessCache, SourceCredentials } from '@solar/domain';
 import { IngestOutcome, MAX_TELEMETRY_BYTES, TelemetryIngestion, TelemetryIntake } from '@solar/telemetry';
 import { MqttTelemetryConsumer } from './mqtt-telemetry-consumer.service';
 

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { ServiceUnavailableError, sourceIdOfTopic } from '@solar/domain';
+import { ServiceUnavailableError } from '@solar/core';
+import { sourceIdOfTopic } from '@solar/domain';
 import {
   countLost,
   countRefusal,

@@ -1,7 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { DomainError, SUN_SOURCE_NOT_FOUND, SunSourceRepository } from '@solar/domain';
+import { DomainError } from '@solar/core';
+import { SUN_SOURCE_NOT_FOUND, SunSourceRepository } from '@solar/domain';
 import { ImportReport, TelemetryImporter } from '@solar/telemetry';
 
 export const IMPORT_USAGE =

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, ScheduledWeatherRefresh, UnverifiedAccountCleanup } from '@solar/domain';
+import { Clock } from '@solar/core';
+import { ScheduledWeatherRefresh, UnverifiedAccountCleanup } from '@solar/domain';
 import { scheduledTaskDuration, scheduledTaskRuns } from '@solar/monitoring';
 import { ScheduledPredictions } from '@solar/predictions';
 import { RedisLocks } from '@solar/redis';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
-import { Clock } from '@solar/domain';
+import { Clock } from '@solar/core';
 import { JobReport, JobRunner } from './job-runner';
 
 /** The minute a cron fired for: every replica computes the same slot for the same firing. */

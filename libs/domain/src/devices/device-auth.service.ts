@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { secretsEqual } from '../common/constant-time';
+import { secretsEqual } from '@solar/core';
 import { SourceCredentials } from '../sun-sources/source-credentials';
 import { SourceAccessCache } from '../sun-sources/source-access-cache';
 import { deviceIdentity, deviceTopics } from './device-identity';

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '@solar/core';
 import { imageUrl, ownImageFileName, STORED_IMAGE_PATH, uploadBasePath } from './image-location';
 
 const ME = '11111111-2222-4333-8444-555555555555';

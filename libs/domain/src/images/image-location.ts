@@ -1,4 +1,4 @@
-import { BadRequestError } from '../common/domain-error';
+import { BadRequestError } from '@solar/core';
 
 /** The names ImageStore gives stored images: a random UUID and the extension of the format. */
 export const STORED_IMAGE_NAME = /^[0-9a-f-]{36}\.(jpg|png|gif|webp)$/;

@@ -1,4 +1,4 @@
-import { BadRequestError, DomainError, NotFoundError } from '../common/domain-error';
+import { BadRequestError, DomainError, NotFoundError } from '@solar/core';
 import { MAX_IMAGE_BYTES } from './image-format';
 
 /** Missing, or someone else's: the same answer, so image URLs cannot be probed. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/domain-error';
+import { NotFoundError } from '@solar/core';
 import { PowerGroupView, toPowerGroupView } from './power-group-view';
 import { PowerGroupFields, PowerGroupRepository } from './power-group.repository';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { BadRequestError, NotFoundError } from '../common/domain-error';
+import { BadRequestError, NotFoundError } from '@solar/core';
 import { SourceAccessCache, SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';
 import { KwhPriceView, toKwhPriceView } from './kwh-price-view';
 import { KwhPriceFields, KwhPriceRepository } from './kwh-price.repository';

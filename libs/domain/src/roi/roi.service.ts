@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock';
-import { NotFoundError } from '../common/domain-error';
+import { Clock } from '@solar/core';
+import { NotFoundError } from '@solar/core';
 import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';

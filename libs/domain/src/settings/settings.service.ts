@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError } from '../common/domain-error';
+import { BadRequestError } from '@solar/core';
 import { UserSettingRepository } from './user-setting.repository';
 
 /** The user setting types and their numeric codes. */

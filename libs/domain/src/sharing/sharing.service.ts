@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { NotFoundError } from '../common/domain-error';
+import { NotFoundError } from '@solar/core';
 import { SourceAccessCache } from '../sun-sources/source-access-cache';
 import { SunSourceEntity } from '../sun-sources/sun-source.entity';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';

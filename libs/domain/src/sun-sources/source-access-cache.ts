@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { AnnouncedCache, REDIS } from '@solar/redis';
-import { NotFoundError } from '../common/domain-error';
+import { NotFoundError } from '@solar/core';
 import { ConnectionType } from './sun-source.entity';
 import { SourceAccess, SourceHeading, SunSourceRepository } from './sun-source.repository';
 

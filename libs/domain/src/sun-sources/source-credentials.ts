@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { SecretBox } from '../common/secret-box';
+import { SecretBox } from '@solar/core';
 import { mqttClientId, mqttTopic, webhookUrl } from './credentials';
 import { ConnectionDetails } from './sun-source-view';
 import { SunSourceEntity } from './sun-source.entity';

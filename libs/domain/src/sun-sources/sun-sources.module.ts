@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SecretBox } from '../common/secret-box';
+import { SecretBox } from '@solar/core';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { EmqxKicks } from '../devices/emqx-kicks';
 import { KwhPriceEntity } from '../prices/kwh-price.entity';

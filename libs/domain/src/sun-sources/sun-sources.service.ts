@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { Clock } from '../common/clock';
-import { BadRequestError, NotFoundError } from '../common/domain-error';
+import { Clock } from '@solar/core';
+import { BadRequestError, NotFoundError } from '@solar/core';
 import { DeviceDisconnector } from '../devices/device-disconnector';
 import { PowerGroupRepository } from '../power-groups/power-group.repository';
 import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { MailService } from '@solar/mail';
-import { Clock } from '../common/clock';
-import { AuthFailedError, ServiceUnavailableError } from '../common/domain-error';
+import { Clock } from '@solar/core';
+import { AuthFailedError, ServiceUnavailableError } from '@solar/core';
 import { CodeSendLimiter } from './code-send-limiter';
 import { PasswordHasher } from './password-hasher';
 import { normalizeEmail, toUserInfo, UserInfo } from './user-info';

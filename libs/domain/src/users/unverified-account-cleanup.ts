@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { Clock } from '../common/clock';
+import { Clock } from '@solar/core';
 import { UserRepository } from './user.repository';
 
 /** Accounts removed per statement: a short lock on a few rows at a time, never the whole table. */

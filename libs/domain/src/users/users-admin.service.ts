@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../common/domain-error';
+import { BadRequestError, ForbiddenError, NotFoundError } from '@solar/core';
 import { ImageStore } from '../images/image-store';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { SunSourcesService } from '../sun-sources/sun-sources.service';

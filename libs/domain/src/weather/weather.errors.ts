@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../common/domain-error';
+import { ServiceUnavailableError } from '@solar/core';
 
 export const WEATHER_PROVIDER_UNAVAILABLE = 'Weather provider unavailable';
 /** The same words as the forecasting endpoints. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../common/clock';
-import { BadRequestError, NotFoundError } from '../common/domain-error';
+import { Clock } from '@solar/core';
+import { BadRequestError, NotFoundError } from '@solar/core';
 import { SunSourceEntity } from '../sun-sources/sun-source.entity';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';

@@ -11,7 +11,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
   TooManyRequestsError,
-} from '@solar/domain';
+} from '@solar/core';
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors';
 import { runInNewContext } from 'node:vm';
 import { QueryFailedError } from 'typeorm';

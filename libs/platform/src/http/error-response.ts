@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { DomainError, DomainErrorKind } from '@solar/domain';
+import { DomainError, DomainErrorKind } from '@solar/core';
 import { ValidationFailedException } from './validation';
 
 export interface ErrorResponse {

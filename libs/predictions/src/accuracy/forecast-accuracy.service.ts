@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Clock,
-  NotFoundError,
-  SUN_SOURCE_NOT_FOUND,
-  SunSourceEntity,
-  SunSourceRepository,
-} from '@solar/domain';
+import { Clock, NotFoundError } from '@solar/core';
+import { SUN_SOURCE_NOT_FOUND, SunSourceEntity, SunSourceRepository } from '@solar/domain';
 import {
   AccuracyScore,
   DayScore,

@@ -3,14 +3,16 @@ import { APP_CONFIG, AppConfig } from '@solar/config';
 import {
   BadRequestError,
   Clock,
-  coordinatesOf,
   NotFoundError,
   ServiceUnavailableError,
+  TooManyRequestsError,
+} from '@solar/core';
+import {
+  coordinatesOf,
   SOURCE_NEEDS_COORDINATES,
   SUN_SOURCE_NOT_FOUND,
   SunSourceEntity,
   SunSourceRepository,
-  TooManyRequestsError,
 } from '@solar/domain';
 import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics, ServedModel } from '@solar/forecast';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';

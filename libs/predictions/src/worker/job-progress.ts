@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Clock } from '@solar/domain';
+import { Clock } from '@solar/core';
 import { PredictionJobRecord } from '../jobs/prediction-job';
 import { PredictionJobStore } from '../jobs/prediction-job.store';
 

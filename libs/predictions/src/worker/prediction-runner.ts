@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Clock } from '@solar/core';
 import {
-  Clock,
   coordinatesOf,
   SOURCE_NEEDS_COORDINATES,
   SUN_SOURCE_NOT_FOUND,

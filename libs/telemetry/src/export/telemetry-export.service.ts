@@ -2,13 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import {
-  BadRequestError,
-  Clock,
-  ServiceUnavailableError,
-  SourceAccessCache,
-  TooManyRequestsError,
-} from '@solar/domain';
+import { BadRequestError, Clock, ServiceUnavailableError, TooManyRequestsError } from '@solar/core';
+import { SourceAccessCache } from '@solar/domain';
 import { exportStreamsActive } from '@solar/monitoring';
 import { CsvExportEncoder } from './csv-export-encoder';
 import { ExportFormat, exportFileName } from './export-file-name';

@@ -1,4 +1,4 @@
-import { BadRequestError } from '@solar/domain';
+import { BadRequestError } from '@solar/core';
 import { CsvTelemetryHeader, ImportMessages } from './csv-telemetry-rows';
 
 describe('CsvTelemetryHeader', () => {

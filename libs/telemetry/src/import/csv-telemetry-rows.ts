@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
-import { BadRequestError } from '@solar/domain';
+import { BadRequestError } from '@solar/core';
 import { telemetryFieldOf } from '../normalize';
 import { TIMESTAMP_ALIASES } from '../telemetry-fields';
 

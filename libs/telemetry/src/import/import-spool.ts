@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { DomainError } from '@solar/domain';
+import { DomainError } from '@solar/core';
 
 export class ImportTooLargeError extends DomainError {
   constructor(maxBytes: number) {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CsvError, Info, parse } from 'csv-parse';
 import { Readable } from 'node:stream';
-import { BadRequestError, Clock, NotFoundError, SUN_SOURCE_NOT_FOUND } from '@solar/domain';
+import { BadRequestError, Clock, NotFoundError } from '@solar/core';
+import { SUN_SOURCE_NOT_FOUND } from '@solar/domain';
 import { IngestOutcome, TelemetryIngestion } from '../ingestion/telemetry-ingestion.service';
 import { MAX_TELEMETRY_BYTES } from '../ingestion/telemetry-intake';
 import { CsvTelemetryHeader, ImportMessages } from './csv-telemetry-rows';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { ConnectionType, ServiceUnavailableError } from '@solar/domain';
+import { ServiceUnavailableError } from '@solar/core';
+import { ConnectionType } from '@solar/domain';
 import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
 import { StoredNeighbours } from '../storage/stored-neighbours';

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  BadRequestError,
-  ConnectionType,
-  ServiceUnavailableError,
-  SourceAccess,
-  SourceAccessCache,
-  SourceCredentials,
-} from '@solar/domain';
+import { BadRequestError, ServiceUnavailableError } from '@solar/core';
+import { ConnectionType, SourceAccess, SourceAccessCache, SourceCredentials } from '@solar/domain';
 import { TelemetryRejection } from '../normalize';
 import { channelOf, countIntakeOutcome } from './intake-metrics';
 import { IngestOutcome, NOT_STORED, TelemetryIngestion } from './telemetry-ingestion.service';

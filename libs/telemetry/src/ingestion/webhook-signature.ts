@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { BadRequestError, secretsEqual } from '@solar/domain';
+import { BadRequestError, secretsEqual } from '@solar/core';
 
 export const WebhookMessages = {
   malformed: 'Malformed JSON body',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { encodeJson, EncodedJson, JsonArrayStream } from '@solar/database';
-import { BadRequestError, Clock, NotFoundError, SourceAccessCache, SunSourceRepository } from '@solar/domain';
+import { BadRequestError, Clock, NotFoundError } from '@solar/core';
+import { SourceAccessCache, SunSourceRepository } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
 import { HourlyRow, TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';

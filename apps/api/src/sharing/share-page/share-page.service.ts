@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { Clock, DomainError, NOT_SHARED, NotFoundError } from '@solar/domain';
+import { Clock, DomainError, NotFoundError } from '@solar/core';
+import { NOT_SHARED } from '@solar/domain';
 import { NO_TELEMETRY_YET } from '@solar/telemetry';
 import { PublicSourceDto } from '../dto/sharing.dto';
 import { PublicSharingService } from '../public-sharing.service';

@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AdminPlus, ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser } from '@solar/auth';
-import { SyntheticTelemetryService } from '@solar/telemetry';
+import { SyntheticTelemetryService } from '@solar/synthetic';
 import { GeneratedDto, LiveGeneratorStatusDto } from './dto/synthetic-data.dto';
 
 /** Debug operations on synthetic telemetry: Admin+ only, on the caller's own sources. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SyntheticTelemetryModule } from '@solar/telemetry';
+import { SyntheticTelemetryModule } from '@solar/synthetic';
 import { SyntheticDataController } from './synthetic-data.controller';
 
 /** Admin+ synthetic telemetry: 30 days at once, or a live generator. */

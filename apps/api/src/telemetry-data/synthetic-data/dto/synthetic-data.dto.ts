@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LiveGeneratorStatus } from '@solar/telemetry';
+import { LiveGeneratorStatus } from '@solar/synthetic';
 
 export class GeneratedDto {
   @ApiProperty({

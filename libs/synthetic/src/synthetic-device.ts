@@ -1,5 +1,5 @@
 import { clearSkyGhi } from '@solar/forecast';
-import { TelemetryValues } from '../telemetry-fields';
+import { TelemetryValues } from '@solar/telemetry';
 import { hashUniform, valueNoise } from './synthetic-noise';
 
 /**

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SunSourcesModule } from '@solar/domain';
-import { TelemetryIngestionModule } from '../telemetry-ingestion.module';
+import { TelemetryIngestionModule } from '@solar/telemetry';
 import { LatestReadingRepository } from './latest-reading.repository';
 import { SyntheticRuns } from './synthetic-runs';
 import { SyntheticTelemetryService } from './synthetic-telemetry.service';

@@ -1,6 +1,5 @@
 import { clearSkyGhi } from '@solar/forecast';
-import { normalizeTelemetry } from '../normalize';
-import { NUMERIC_FIELDS } from '../telemetry-fields';
+import { normalizeTelemetry, NUMERIC_FIELDS } from '@solar/telemetry';
 import {
   dayWeather,
   DEFAULT_CAPACITY_WATTS,

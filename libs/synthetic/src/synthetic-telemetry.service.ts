@@ -1,17 +1,15 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Clock, NotFoundError } from '@solar/core';
+import { SUN_SOURCE_NOT_FOUND, SunSourceEntity, SunSourceRepository } from '@solar/domain';
 import {
-  Clock,
-  NotFoundError,
-  SUN_SOURCE_NOT_FOUND,
-  SunSourceEntity,
-  SunSourceRepository,
-} from '@solar/domain';
-import { TelemetryIngestion } from '../ingestion/telemetry-ingestion.service';
-import { THROTTLE_WINDOW_MS } from '../ingestion/telemetry-windows';
-import { normalizeTelemetry } from '../normalize';
-import { MAX_BATCH, TelemetryWriter } from '../storage/telemetry-writer';
-import { TelemetryPoint } from '../storage/telemetry-point';
+  TelemetryIngestion,
+  THROTTLE_WINDOW_MS,
+  normalizeTelemetry,
+  MAX_BATCH,
+  TelemetryWriter,
+  TelemetryPoint,
+} from '@solar/telemetry';
 import { LatestReadingRepository } from './latest-reading.repository';
 import { SyntheticDevice, SyntheticReading, SyntheticStartState, syntheticSeries } from './synthetic-device';
 import { seedFromText } from './synthetic-noise';

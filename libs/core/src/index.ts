@@ -1,0 +1,5 @@
+export * from './clock';
+export * from './clock.module';
+export * from './constant-time';
+export * from './domain-error';
+export * from './secret-box';
