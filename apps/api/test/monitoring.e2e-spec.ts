@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { ApiWithUser, Http, postTelemetry, startApiWithUser } from './support/api-harness';
 import { createWebhookSource } from './support/api-harness';
 import { exportedFamilyNames } from '@solar/monitoring';
-import { MetricsScrape, scrapeMetrics } from '@solar/testing';
+import { metricGrowth, scrapeMetrics } from '@solar/testing';
 import { ApiMetricsListener } from '../src/monitoring/api-metrics-listener';
 
 const WEBHOOK_ROUTE = '/api/webhook/sunsource/:sunSourceId';
@@ -27,14 +27,6 @@ describe("the api's Prometheus metrics", () => {
   });
 
   const scrape = () => scrapeMetrics(metricsUrl);
-
-  /** How much each of `series` grew between two scrapes. */
-  const growth = (
-    before: MetricsScrape,
-    after: MetricsScrape,
-    name: string,
-    labels?: Record<string, string>,
-  ) => after.value(name, labels) - before.value(name, labels);
 
   it('serves every family on its own listener, in the text format Prometheus reads', async () => {
     const metrics = await scrape();
@@ -90,14 +82,16 @@ describe("the api's Prometheus metrics", () => {
     ).expect(200);
     const after = await scrape();
 
-    expect(growth(before, after, 'solar_telemetry_messages_total', webhook('stored'))).toBe(2);
-    expect(growth(before, after, 'solar_telemetry_messages_total', { channel: 'mqtt' })).toBe(0);
-    expect(growth(before, after, 'solar_telemetry_ingestion_lag_seconds_count')).toBe(2);
-    expect(growth(before, after, 'solar_telemetry_batch_points_sum')).toBe(2);
-    expect(growth(before, after, 'solar_telemetry_commit_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', webhook('stored'))).toBe(2);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', { channel: 'mqtt' })).toBe(0);
+    expect(metricGrowth(before, after, 'solar_telemetry_ingestion_lag_seconds_count')).toBe(2);
+    expect(metricGrowth(before, after, 'solar_telemetry_batch_points_sum')).toBe(2);
+    expect(
+      metricGrowth(before, after, 'solar_telemetry_commit_duration_seconds_count'),
+    ).toBeGreaterThanOrEqual(1);
     // The device's route ahead of Express and the controller behind it: one series.
     const route = requests('POST', WEBHOOK_ROUTE, '200');
-    expect(growth(before, after, 'solar_http_request_duration_seconds_count', route)).toBe(2);
+    expect(metricGrowth(before, after, 'solar_http_request_duration_seconds_count', route)).toBe(2);
     expect(after.value('solar_telemetry_messages_in_flight', { channel: 'webhook' })).toBe(0);
     const rows = await db.query('SELECT 1 FROM telemetry WHERE sun_source_id = $1', [source.id]);
     expect(rows.rowCount).toBe(2);
@@ -120,20 +114,22 @@ describe("the api's Prometheus metrics", () => {
     await http.post(`/api/webhook/sunsource/${crypto.randomUUID()}`).send({ key: 'x', soc: 1 }).expect(404);
     const after = await scrape();
 
-    expect(growth(before, after, 'solar_telemetry_messages_total', webhook('stored'))).toBe(1);
-    expect(growth(before, after, 'solar_telemetry_messages_total', webhook('duplicate'))).toBe(1);
-    expect(growth(before, after, 'solar_telemetry_messages_total', webhook('throttled'))).toBe(1);
-    expect(growth(before, after, 'solar_telemetry_messages_total', webhook('refused'))).toBe(3);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', webhook('stored'))).toBe(1);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', webhook('duplicate'))).toBe(1);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', webhook('throttled'))).toBe(1);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', webhook('refused'))).toBe(3);
     const reason = (name: string) => ({ channel: 'webhook', reason: name });
-    expect(growth(before, after, 'solar_telemetry_refused_messages_total', reason('unauthenticated'))).toBe(
-      1,
-    );
-    expect(growth(before, after, 'solar_telemetry_refused_messages_total', reason('no_valid_fields'))).toBe(
-      1,
-    );
-    expect(growth(before, after, 'solar_telemetry_refused_messages_total', reason('unknown_source'))).toBe(1);
     expect(
-      growth(
+      metricGrowth(before, after, 'solar_telemetry_refused_messages_total', reason('unauthenticated')),
+    ).toBe(1);
+    expect(
+      metricGrowth(before, after, 'solar_telemetry_refused_messages_total', reason('no_valid_fields')),
+    ).toBe(1);
+    expect(
+      metricGrowth(before, after, 'solar_telemetry_refused_messages_total', reason('unknown_source')),
+    ).toBe(1);
+    expect(
+      metricGrowth(
         before,
         after,
         'solar_http_request_duration_seconds_count',
@@ -141,7 +137,7 @@ describe("the api's Prometheus metrics", () => {
       ),
     ).toBe(2);
     expect(
-      growth(
+      metricGrowth(
         before,
         after,
         'solar_http_request_duration_seconds_count',
@@ -150,10 +146,13 @@ describe("the api's Prometheus metrics", () => {
     ).toBe(1);
     // Answered from memory after the first lookup of the source.
     expect(
-      growth(before, after, 'solar_cache_lookups_total', { cache: 'SourceAccessCache', result: 'hit' }),
+      metricGrowth(before, after, 'solar_cache_lookups_total', { cache: 'SourceAccessCache', result: 'hit' }),
     ).toBeGreaterThanOrEqual(2);
     expect(
-      growth(before, after, 'solar_cache_lookups_total', { cache: 'SourceAccessCache', result: 'miss' }),
+      metricGrowth(before, after, 'solar_cache_lookups_total', {
+        cache: 'SourceAccessCache',
+        result: 'miss',
+      }),
     ).toBeGreaterThanOrEqual(1);
   });
 
@@ -165,7 +164,7 @@ describe("the api's Prometheus metrics", () => {
     await http.get(`/api/nothing-here/${source.id}`).expect(404);
     const after = await scrape();
     expect(
-      growth(
+      metricGrowth(
         before,
         after,
         'solar_http_request_duration_seconds_count',
@@ -173,7 +172,7 @@ describe("the api's Prometheus metrics", () => {
       ),
     ).toBe(1);
     expect(
-      growth(
+      metricGrowth(
         before,
         after,
         'solar_http_request_duration_seconds_count',
@@ -181,7 +180,12 @@ describe("the api's Prometheus metrics", () => {
       ),
     ).toBe(1);
     expect(
-      growth(before, after, 'solar_http_request_duration_seconds_count', requests('GET', 'unmatched', '404')),
+      metricGrowth(
+        before,
+        after,
+        'solar_http_request_duration_seconds_count',
+        requests('GET', 'unmatched', '404'),
+      ),
     ).toBe(1);
     const text = await (await fetch(metricsUrl)).text();
     expect(text).not.toContain(source.id);
@@ -201,12 +205,12 @@ describe("the api's Prometheus metrics", () => {
       .send({ clientId: 'src-nobody', username: 'src-nobody', topic: 'solar/x', action: 'publish' })
       .expect(200, { result: 'deny' });
     const after = await scrape();
-    expect(growth(before, after, 'solar_broker_hook_requests_total', { hook: 'auth', verdict: 'deny' })).toBe(
-      1,
-    );
-    expect(growth(before, after, 'solar_broker_hook_requests_total', { hook: 'acl', verdict: 'deny' })).toBe(
-      1,
-    );
+    expect(
+      metricGrowth(before, after, 'solar_broker_hook_requests_total', { hook: 'auth', verdict: 'deny' }),
+    ).toBe(1);
+    expect(
+      metricGrowth(before, after, 'solar_broker_hook_requests_total', { hook: 'acl', verdict: 'deny' }),
+    ).toBe(1);
   });
 
   it('counts the rows an export reads, and shows no export streaming once it is done', async () => {
@@ -223,7 +227,7 @@ describe("the api's Prometheus metrics", () => {
       .set('Cookie', cookie)
       .expect(200);
     const after = await scrape();
-    expect(growth(before, after, 'solar_export_rows_total')).toBe(3);
+    expect(metricGrowth(before, after, 'solar_export_rows_total')).toBe(3);
     expect(after.value('solar_export_streams_active', { format: 'csv' })).toBe(0);
     expect(after.has('solar_export_streams_active', { format: 'xlsx' })).toBe(true);
   });

@@ -4,7 +4,7 @@ jest.mock('aedes', () =>
 
 import { AddressInfo } from 'node:net';
 import { exportedFamilyNames } from '@solar/monitoring';
-import { MetricsScrape, scrapeMetrics, waitFor } from '@solar/testing';
+import { metricGrowth, scrapeMetrics, waitFor } from '@solar/testing';
 import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
 import { createMqttSource, deviceLogin, MqttClients } from './support/mqtt-devices';
 
@@ -30,12 +30,6 @@ describe("the ingestor's Prometheus metrics", () => {
   });
 
   const scrape = () => scrapeMetrics(`${base}/metrics`);
-  const growth = (
-    before: MetricsScrape,
-    after: MetricsScrape,
-    name: string,
-    labels?: Record<string, string>,
-  ) => after.value(name, labels) - before.value(name, labels);
 
   it('serves every family at GET /metrics on its own port, beside its health check', async () => {
     const metrics = await scrape();
@@ -52,9 +46,9 @@ describe("the ingestor's Prometheus metrics", () => {
     await device.publishAsync(source.topic, JSON.stringify({ soc: 70 }), { qos: 1 });
     const connected = await scrape();
     expect(connected.value('solar_mqtt_devices_connected')).toBe(1);
-    expect(growth(before, connected, 'solar_mqtt_connects_total', { verdict: 'device' })).toBe(1);
-    expect(growth(before, connected, 'solar_telemetry_messages_total', mqtt('stored'))).toBe(1);
-    expect(growth(before, connected, 'solar_telemetry_ingestion_lag_seconds_count')).toBe(1);
+    expect(metricGrowth(before, connected, 'solar_mqtt_connects_total', { verdict: 'device' })).toBe(1);
+    expect(metricGrowth(before, connected, 'solar_telemetry_messages_total', mqtt('stored'))).toBe(1);
+    expect(metricGrowth(before, connected, 'solar_telemetry_ingestion_lag_seconds_count')).toBe(1);
     expect(connected.value('solar_telemetry_messages_in_flight', { channel: 'mqtt' })).toBe(0);
 
     await devices.endAll();
@@ -69,13 +63,15 @@ describe("the ingestor's Prometheus metrics", () => {
     await device.publishAsync(source.topic, '{"soc": ', { qos: 1 });
     await device.publishAsync(source.topic, JSON.stringify({ nothing: 'useful' }), { qos: 1 });
     const after = await scrape();
-    expect(growth(before, after, 'solar_mqtt_connects_total', { verdict: 'deny' })).toBe(1);
-    expect(growth(before, after, 'solar_telemetry_messages_total', mqtt('refused'))).toBe(2);
+    expect(metricGrowth(before, after, 'solar_mqtt_connects_total', { verdict: 'deny' })).toBe(1);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', mqtt('refused'))).toBe(2);
     const reason = (name: string) => ({ channel: 'mqtt', reason: name });
-    expect(growth(before, after, 'solar_telemetry_refused_messages_total', reason('malformed'))).toBe(1);
-    expect(growth(before, after, 'solar_telemetry_refused_messages_total', reason('no_valid_fields'))).toBe(
+    expect(metricGrowth(before, after, 'solar_telemetry_refused_messages_total', reason('malformed'))).toBe(
       1,
     );
-    expect(growth(before, after, 'solar_telemetry_messages_total', mqtt('stored'))).toBe(0);
+    expect(
+      metricGrowth(before, after, 'solar_telemetry_refused_messages_total', reason('no_valid_fields')),
+    ).toBe(1);
+    expect(metricGrowth(before, after, 'solar_telemetry_messages_total', mqtt('stored'))).toBe(0);
   });
 });

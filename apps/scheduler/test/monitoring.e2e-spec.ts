@@ -10,7 +10,7 @@ import {
   createTestEnvironment,
   FakeClock,
   FakeOpenMeteo,
-  MetricsScrape,
+  metricGrowth,
   scrapeMetrics,
   TestEnvironment,
   waitFor,
@@ -50,12 +50,6 @@ describe("the scheduler's Prometheus metrics", () => {
   });
 
   const scrape = () => scrapeMetrics(`${base}/metrics`);
-  const growth = (
-    before: MetricsScrape,
-    after: MetricsScrape,
-    name: string,
-    labels?: Record<string, string>,
-  ) => after.value(name, labels) - before.value(name, labels);
 
   it('serves every family at GET /metrics on its own port, and the depth of the prediction queue', async () => {
     const metrics = await scrape();
@@ -84,15 +78,18 @@ describe("the scheduler's Prometheus metrics", () => {
     await queue.add(job.type, job, { jobId: job.jobId, removeOnComplete: true, removeOnFail: true });
     const labels = { queue: 'predictions', type: 'train' };
     await waitFor(
-      async () => growth(before, await scrape(), 'solar_queue_job_duration_seconds_count', labels) === 1,
+      async () =>
+        metricGrowth(before, await scrape(), 'solar_queue_job_duration_seconds_count', labels) === 1,
       'the job timed',
     );
     const after = await scrape();
     // No such source: the job runs and fails.
     expect(
-      growth(before, after, 'solar_queue_job_duration_seconds_count', { ...labels, status: 'failed' }),
+      metricGrowth(before, after, 'solar_queue_job_duration_seconds_count', { ...labels, status: 'failed' }),
     ).toBe(1);
-    expect(growth(before, after, 'solar_queue_job_failures_total', { ...labels, reason: 'failed' })).toBe(1);
+    expect(
+      metricGrowth(before, after, 'solar_queue_job_failures_total', { ...labels, reason: 'failed' }),
+    ).toBe(1);
   });
 
   it('counts weather fetches by outcome and the cron tasks by status', async () => {
@@ -114,12 +111,17 @@ describe("the scheduler's Prometheus metrics", () => {
     const report = await scheduler.get(JobRunner).run('weather');
     expect(report).toMatchObject({ status: 'completed', counts: { refreshed: 1, failed: 1 } });
     const after = await scrape();
-    expect(growth(before, after, 'solar_weather_fetches_total', { outcome: 'ok' })).toBe(1);
-    expect(growth(before, after, 'solar_weather_fetches_total', { outcome: 'http_error' })).toBe(1);
-    expect(growth(before, after, 'solar_weather_fetch_duration_seconds_count')).toBe(2);
+    expect(metricGrowth(before, after, 'solar_weather_fetches_total', { outcome: 'ok' })).toBe(1);
+    expect(metricGrowth(before, after, 'solar_weather_fetches_total', { outcome: 'http_error' })).toBe(1);
+    expect(metricGrowth(before, after, 'solar_weather_fetch_duration_seconds_count')).toBe(2);
     expect(
-      growth(before, after, 'solar_scheduled_task_runs_total', { task: 'weather', status: 'completed' }),
+      metricGrowth(before, after, 'solar_scheduled_task_runs_total', {
+        task: 'weather',
+        status: 'completed',
+      }),
     ).toBe(1);
-    expect(growth(before, after, 'solar_scheduled_task_duration_seconds_count', { task: 'weather' })).toBe(1);
+    expect(
+      metricGrowth(before, after, 'solar_scheduled_task_duration_seconds_count', { task: 'weather' }),
+    ).toBe(1);
   });
 });

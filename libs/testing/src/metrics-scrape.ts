@@ -34,6 +34,16 @@ export function parseMetrics(text: string): { families: Set<string>; samples: Sa
   return { families, samples };
 }
 
+/** How much the samples named `name` (with `labels`) grew from one scrape to a later one. */
+export function metricGrowth(
+  before: MetricsScrape,
+  after: MetricsScrape,
+  name: string,
+  labels?: Record<string, string>,
+): number {
+  return after.value(name, labels) - before.value(name, labels);
+}
+
 /** GETs `url` (an app's metrics endpoint) and parses what it answers. */
 export async function scrapeMetrics(
   url: string,
