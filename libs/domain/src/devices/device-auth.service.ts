@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '@solar/config';
 import { secretsEqual } from '@solar/core';
 import { SourceCredentials } from '../sun-sources/source-credentials';
 import { SourceAccessCache } from '../sun-sources/source-access-cache';
-import { deviceIdentity, deviceTopics } from './device-identity';
+import { deviceIdentity, deviceTopics } from '../sun-sources/device-identity';
 import { ingestorCredentials } from './ingestor-credentials';
 
 export type DeviceAuthentication = 'superuser' | 'device' | 'deny';

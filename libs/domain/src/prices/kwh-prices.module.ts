@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { SunSourcesModule } from '../sun-sources/sun-sources.module';
+import { KwhPriceEntity } from './kwh-price.entity';
+import { KwhPriceRepository } from './kwh-price.repository';
 import { KwhPricesService } from './kwh-prices.service';
 
-/** kWh price history; the repository comes from the sources' module, which writes the first price. */
+/** kWh price history. A source's first price is written with the source (its repository). */
 @Module({
-  imports: [SunSourcesModule],
-  providers: [KwhPricesService],
-  exports: [KwhPricesService],
+  imports: [TypeOrmModule.forFeature([KwhPriceEntity]), SunSourcesModule],
+  providers: [KwhPriceRepository, KwhPricesService],
+  exports: [KwhPriceRepository, KwhPricesService],
 })
 export class KwhPricesModule {}

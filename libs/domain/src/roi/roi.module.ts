@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { KwhPricesModule } from '../prices/kwh-prices.module';
 import { SunSourcesModule } from '../sun-sources/sun-sources.module';
 import { DailyEnergyReadingsRepository } from './daily-energy-readings.repository';
 import { RoiService } from './roi.service';
@@ -10,7 +11,7 @@ import { RoiService } from './roi.service';
  * serving ROI without it fails at boot rather than silently showing no forecast days.
  */
 @Module({
-  imports: [SunSourcesModule],
+  imports: [SunSourcesModule, KwhPricesModule],
   providers: [DailyEnergyReadingsRepository, RoiService],
   exports: [RoiService],
 })

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { LONG_STATEMENT_TIMEOUT, PreparedQueries } from '@solar/database';
-import { KwhPriceEntity } from '../prices/kwh-price.entity';
 import { SunSourceEntity } from './sun-source.entity';
 
 /** Who owns a source, its heading and how its devices authenticate, nothing more (SourceAccessCache). */
@@ -100,7 +99,13 @@ export class SunSourceRepository {
   ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(SunSourceEntity, { ...fields, id, userId: ownerId });
-      if (initialPrice) await manager.insert(KwhPriceEntity, { ...initialPrice, sunSourceId: id });
+      // The first price belongs to the creation: both or neither (the prices' own table).
+      if (initialPrice) {
+        await manager.query(
+          'INSERT INTO kwh_prices (sun_source_id, price_per_kwh, effective_from) VALUES ($1, $2, $3)',
+          [id, initialPrice.pricePerKwh, initialPrice.effectiveFrom],
+        );
+      }
     });
   }
 

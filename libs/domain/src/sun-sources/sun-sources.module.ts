@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '@solar/core';
-import { DeviceDisconnector } from '../devices/device-disconnector';
-import { EmqxKicks } from '../devices/emqx-kicks';
-import { KwhPriceEntity } from '../prices/kwh-price.entity';
-import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { PowerGroupsModule } from '../power-groups/power-groups.module';
+import { DeviceDisconnector } from './device-disconnector';
+import { EmqxKicks } from './emqx-kicks';
 import { SourceAccessCache } from './source-access-cache';
 import { SourceCredentials } from './source-credentials';
 import { SunSourceEntity } from './sun-source.entity';
@@ -13,10 +11,9 @@ import { SunSourceRepository } from './sun-source.repository';
 import { SunSourcesService } from './sun-sources.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SunSourceEntity, KwhPriceEntity]), PowerGroupsModule],
+  imports: [TypeOrmModule.forFeature([SunSourceEntity]), PowerGroupsModule],
   providers: [
     SunSourceRepository,
-    KwhPriceRepository,
     SecretBox,
     SourceCredentials,
     EmqxKicks,
@@ -26,7 +23,6 @@ import { SunSourcesService } from './sun-sources.service';
   ],
   exports: [
     SunSourceRepository,
-    KwhPriceRepository,
     SourceCredentials,
     SunSourcesService,
     SourceAccessCache,

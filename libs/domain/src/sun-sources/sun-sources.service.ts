@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { Clock } from '@solar/core';
 import { BadRequestError, NotFoundError } from '@solar/core';
-import { DeviceDisconnector } from '../devices/device-disconnector';
+import { DeviceDisconnector } from './device-disconnector';
 import { PowerGroupRepository } from '../power-groups/power-group.repository';
 import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';
 import { SourceAccessCache, SUN_SOURCE_NOT_FOUND } from './source-access-cache';

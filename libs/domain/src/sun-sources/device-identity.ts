@@ -1,4 +1,4 @@
-import { mqttClientId, mqttTopic } from '../sun-sources/credentials';
+import { mqttClientId, mqttTopic } from './credentials';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const FORM_B_USERNAME = new RegExp(`^src-(${UUID})$`);
