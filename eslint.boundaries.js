@@ -7,7 +7,8 @@
  * - Apps import any library and never another app; no library imports an app.
  * - Code in libs/ and apps/ never reaches into another library, app or root folder by a relative
  *   path (`../../libs/...`), nor by a path from the root (`libs/...`, which `baseUrl` compiles).
- * - `@solar/testing` is test code: only specs, the apps' test/ folders and bench/ import it.
+ * - `@solar/testing` is test code: only specs, the apps' test/ folders and bench/ import it; so
+ *   are `*.fixtures.ts` files, kept beside the specs that use them and out of the build.
  *
  * `no-restricted-imports` matches the text of an import, so a relative path is caught by the
  * folder it names right after its `../` steps: a sibling library or app, or a root folder.
@@ -30,6 +31,7 @@ const APPS = ['api', 'ingestor', 'scheduler'];
 const ROOT_FOLDERS = ['apps', 'libs', 'bench', 'scripts'];
 const TEST_FILES = [
   '**/*.spec.ts',
+  '**/*.fixtures.ts',
   '**/*.int-spec.ts',
   '**/*.e2e-spec.ts',
   'apps/*/test/**',
@@ -159,6 +161,11 @@ function boundaries(exceptions = EXCEPTIONS) {
             {
               group: libs.filter(({ name }) => name === TEST_SUPPORT).map(({ alias }) => alias),
               message: "Test support: only specs, the apps' test/ folders and bench/ import it.",
+            },
+            {
+              // Data made up for specs, beside them, left out of the build (tsconfig.build.json).
+              group: ['**/*.fixtures'],
+              message: 'Fixtures are for specs: production code never imports a *.fixtures file.',
             },
           ],
         },

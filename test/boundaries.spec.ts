@@ -62,6 +62,28 @@ describe('import boundaries', () => {
       reported: false,
     },
     { file: 'apps/ingestor/src/x.ts', source: `import { a } from '../../api/src/x';`, reported: true },
+    { file: 'libs/forecast/src/model/x.ts', source: `import { a } from './model.fixtures';`, reported: true },
+    {
+      file: 'libs/forecast/src/model/x.spec.ts',
+      source: `import { a } from './model.fixtures';`,
+      reported: false,
+    },
+    {
+      file: 'libs/synthetic/src/x.ts',
+      source: `import { Forecaster } from '@solar/forecast';`,
+      reported: false,
+    },
+    {
+      file: 'libs/telemetry/src/x.ts',
+      source: `import { SyntheticDevice } from '@solar/synthetic';`,
+      reported: true,
+    },
+    {
+      file: 'libs/core/src/x.ts',
+      source: `import { SunSourceRepository } from '@solar/domain';`,
+      reported: true,
+    },
+    { file: 'libs/platform/src/x.ts', source: `import { DomainError } from '@solar/core';`, reported: false },
   ])('$file: `$source` reported: $reported', async ({ file, source, reported }) => {
     const [result] = await eslint.lintText(`${source}\n`, { filePath: join(root, file) });
     const rules = result.messages.map(({ ruleId }) => ruleId);

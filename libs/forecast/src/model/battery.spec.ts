@@ -1,6 +1,6 @@
 import { CHARGE_EFFICIENCY, estimateBatteryCapacity, MAX_C_RATE, simulateBattery } from './battery';
 import { buildTimeline } from './timeline';
-import { SYNTHETIC_SITE, syntheticSeries } from './test-fixtures';
+import { SYNTHETIC_SITE, syntheticSeries } from './model.fixtures';
 import { seededRandom } from './gradient-boosting';
 
 describe('simulateBattery', () => {

@@ -1,7 +1,7 @@
 import { FEATURE_NAMES, featureContext, featureRows, FeatureSet } from './features';
 import { fitPvModel } from './pv-model';
 import { buildTimeline } from './timeline';
-import { SYNTHETIC_SITE, syntheticSeries } from './test-fixtures';
+import { SYNTHETIC_SITE, syntheticSeries } from './model.fixtures';
 
 const START = Date.parse('2024-04-01T00:00:00Z');
 const DAYS = 40;

@@ -3,7 +3,7 @@ import { clearSkyGhi } from '../solar/irradiance';
 import { forecast, trainForecaster } from './index';
 import { ForecastPayload } from './model-payload';
 import { HOUR_MS } from './pv-physics';
-import { SYNTHETIC_ORIENTATION, SYNTHETIC_SITE, syntheticLoad, syntheticSeries } from './test-fixtures';
+import { SYNTHETIC_ORIENTATION, SYNTHETIC_SITE, syntheticLoad, syntheticSeries } from './model.fixtures';
 
 const START = Date.parse('2024-03-01T00:00:00Z');
 const TRAIN_DAYS = 90;

@@ -6,7 +6,7 @@ import { ForecastPayload } from './model-payload';
 import { HOUR_MS } from './pv-physics';
 import { buildTimeline } from './timeline';
 import { chooseServed, trainingCount } from './train';
-import { SYNTHETIC_SITE, syntheticSeries } from './test-fixtures';
+import { SYNTHETIC_SITE, syntheticSeries } from './model.fixtures';
 
 const DAY_HOURS = 24;
 

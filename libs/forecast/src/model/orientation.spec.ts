@@ -2,7 +2,7 @@ import { seededRandom } from './gradient-boosting';
 import { cellDerating, defaultOrientation, inferOrientation } from './orientation';
 import { decompose, HOUR_MS, planeOfArray, sunGeometry } from './pv-physics';
 import { buildTimeline } from './timeline';
-import { SYNTHETIC_ORIENTATION, SYNTHETIC_SITE, syntheticSeries } from './test-fixtures';
+import { SYNTHETIC_ORIENTATION, SYNTHETIC_SITE, syntheticSeries } from './model.fixtures';
 
 const START = Date.parse('2024-02-01T00:00:00Z');
 const DAYS = 150;
