@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { UserRepository } from '@solar/domain';
+import { AccountsService } from '@solar/domain';
 import { IS_PUBLIC } from './auth.decorators';
 
 /**
@@ -13,7 +13,7 @@ import { IS_PUBLIC } from './auth.decorators';
 export class SessionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly users: UserRepository,
+    private readonly accounts: AccountsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -26,7 +26,7 @@ export class SessionGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<Request>();
     const userId = request.session?.userId;
-    const account = userId ? await this.users.findSessionAccount(userId) : null;
+    const account = userId ? await this.accounts.sessionAccount(userId) : null;
     // A session saved before generations existed carries none: it belongs to generation 0.
     if (!account || account.sessionGeneration !== (request.session.generation ?? 0)) {
       throw new UnauthorizedException('Authentication required');

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, NotFoundError } from '@solar/core';
-import { SUN_SOURCE_NOT_FOUND, SunSourceEntity, SunSourceRepository } from '@solar/domain';
+import { Clock } from '@solar/core';
+import { SunSourcesService, SunSourceView } from '@solar/domain';
 import {
   TelemetryIngestion,
   THROTTLE_WINDOW_MS,
@@ -30,7 +30,7 @@ const HEARTBEAT_TIMEOUT_MS = 3 * LIVE_INTERVAL_MS;
 interface LiveRun {
   sunSourceId: string;
   runId: string;
-  source: Pick<SunSourceEntity, 'latitude' | 'longitude' | 'installedCapacityWatts'>;
+  source: Pick<SunSourceView, 'latitude' | 'longitude' | 'installedCapacityWatts'>;
   device?: SyntheticDevice;
   /** Timestamp of the last message sent (ms), so the next one is at least 10 s later. */
   lastAt?: number;
@@ -49,7 +49,7 @@ export class SyntheticTelemetryService implements OnModuleDestroy {
   private readonly local = new Map<string, LiveRun>();
 
   constructor(
-    private readonly sources: SunSourceRepository,
+    private readonly sources: SunSourcesService,
     private readonly writer: TelemetryWriter,
     private readonly ingestion: TelemetryIngestion,
     private readonly runs: SyntheticRuns,
@@ -198,14 +198,13 @@ export class SyntheticTelemetryService implements OnModuleDestroy {
     return new Date(this.clock.now().getTime() - HEARTBEAT_TIMEOUT_MS);
   }
 
-  private async ownedSource(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {
-    const source = await this.sources.findOwned(ownerId, sunSourceId);
-    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    return source;
+  /** The owner's source; another user's, or none, is NotFoundError. */
+  private ownedSource(ownerId: string, sunSourceId: string): Promise<SunSourceView> {
+    return this.sources.get(ownerId, sunSourceId);
   }
 }
 
-function systemOf(source: Pick<SunSourceEntity, 'latitude' | 'longitude' | 'installedCapacityWatts'>) {
+function systemOf(source: Pick<SunSourceView, 'latitude' | 'longitude' | 'installedCapacityWatts'>) {
   return {
     latitude: source.latitude,
     longitude: source.longitude,

@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { DomainError } from '@solar/core';
-import { SUN_SOURCE_NOT_FOUND, SunSourceRepository } from '@solar/domain';
+import { SUN_SOURCE_NOT_FOUND, SunSourcesService } from '@solar/domain';
 import { ImportReport, TelemetryImporter } from '@solar/telemetry';
 
 export const IMPORT_USAGE =
@@ -26,7 +26,7 @@ export async function runImportCommand(
   timeZone: string | undefined,
   output: CommandOutput,
 ): Promise<number> {
-  if (!(await app.get(SunSourceRepository).findById(sunSourceId))) {
+  if (!(await app.get(SunSourcesService).exists(sunSourceId))) {
     output.out.write(`${SUN_SOURCE_NOT_FOUND}: ${sunSourceId}\n`);
     return 1;
   }

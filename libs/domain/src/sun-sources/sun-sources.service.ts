@@ -10,7 +10,7 @@ import { SourceAccessCache, SUN_SOURCE_NOT_FOUND } from './source-access-cache';
 import { SourceCredentials } from './source-credentials';
 import { SunSourceView, toSunSourceView } from './sun-source-view';
 import { ConnectionType, SunSourceEntity } from './sun-source.entity';
-import { SunSourceFields, SunSourceRepository } from './sun-source.repository';
+import { ScheduledSource, SunSourceFields, SunSourceRepository } from './sun-source.repository';
 
 export interface NewSunSource {
   name: string;
@@ -68,6 +68,22 @@ export class SunSourcesService {
     return (await this.sources.listOwned(ownerId, powerGroupId)).map((source) =>
       toSunSourceView(source, null),
     );
+  }
+
+  /** Whether a source with this id exists, whoever owns it (for operators' tools). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.sources.findById(id)) !== null;
+  }
+
+  /** Any owner's source, without its connection details, for work done on the owner's behalf (jobs). */
+  async findAny(id: string): Promise<SunSourceView | null> {
+    const source = await this.sources.findById(id);
+    return source ? toSunSourceView(source, null) : null;
+  }
+
+  /** Every source of every user who turned the on/off setting `settingType` on, in a stable order. */
+  scheduledSources(settingType: number): Promise<ScheduledSource[]> {
+    return this.sources.sourcesOfUsersWithEnabled(settingType);
   }
 
   async get(ownerId: string, id: string, includeConnectionDetails = false): Promise<SunSourceView> {

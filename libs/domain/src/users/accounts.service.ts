@@ -6,7 +6,7 @@ import { AuthFailedError, ServiceUnavailableError } from '@solar/core';
 import { CodeSendLimiter } from './code-send-limiter';
 import { PasswordHasher } from './password-hasher';
 import { normalizeEmail, toUserInfo, UserInfo } from './user-info';
-import { EmailTakenError, UserRepository } from './user.repository';
+import { EmailTakenError, SessionAccount, UserRepository } from './user.repository';
 import { UserEntity } from './user.entity';
 import { generateVerificationCode, hashVerificationCode, verificationCodeMatches } from './verification-code';
 
@@ -45,6 +45,11 @@ export class AccountsService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The session's account, as every authenticated request needs it (cached; null: gone). */
+  sessionAccount(userId: string): Promise<SessionAccount | null> {
+    return this.users.findSessionAccount(userId);
+  }
 
   async register(registration: Registration): Promise<void> {
     const email = normalizeEmail(registration.email);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, NotFoundError } from '@solar/core';
-import { SUN_SOURCE_NOT_FOUND, SunSourceEntity, SunSourceRepository } from '@solar/domain';
+import { Clock } from '@solar/core';
+import { SunSourcesService, SunSourceView } from '@solar/domain';
 import {
   AccuracyScore,
   DayScore,
@@ -48,7 +48,7 @@ export interface ForecastAccuracy {
 @Injectable()
 export class ForecastAccuracyService {
   constructor(
-    private readonly sources: SunSourceRepository,
+    private readonly sources: SunSourcesService,
     private readonly dayAhead: DayAheadForecastRepository,
     private readonly history: PredictionHistoryRepository,
     private readonly models: ForecastModelRepository,
@@ -56,13 +56,15 @@ export class ForecastAccuracyService {
   ) {}
 
   async accuracy(ownerId: string, sunSourceId: string, days: number): Promise<ForecastAccuracy> {
-    const source = await this.sources.findOwned(ownerId, sunSourceId);
-    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    return this.accuracyOf(source, days);
+    // Another user's source, or none: NotFoundError.
+    return this.accuracyOf(await this.sources.get(ownerId, sunSourceId), days);
   }
 
   /** `accuracy` without the ownership check, for a source its owner shares. */
-  async accuracyOf(source: SunSourceEntity, days: number): Promise<ForecastAccuracy> {
+  async accuracyOf(
+    source: Pick<SunSourceView, 'id' | 'installedCapacityWatts'>,
+    days: number,
+  ): Promise<ForecastAccuracy> {
     const today = Math.floor(this.clock.now().getTime() / DAY_MS) * DAY_MS;
     const first = today - days * DAY_MS;
     const from = isoDate(first);

@@ -7,13 +7,7 @@ import {
   ServiceUnavailableError,
   TooManyRequestsError,
 } from '@solar/core';
-import {
-  coordinatesOf,
-  SOURCE_NEEDS_COORDINATES,
-  SUN_SOURCE_NOT_FOUND,
-  SunSourceEntity,
-  SunSourceRepository,
-} from '@solar/domain';
+import { coordinatesOf, SOURCE_NEEDS_COORDINATES, SunSourcesService, SunSourceView } from '@solar/domain';
 import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics, ServedModel } from '@solar/forecast';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';
 import { PredictionRepository } from '../storage/prediction.repository';
@@ -82,7 +76,7 @@ export class PredictionJobsService {
   private readonly logger = new Logger(PredictionJobsService.name);
 
   constructor(
-    private readonly sources: SunSourceRepository,
+    private readonly sources: SunSourcesService,
     private readonly store: PredictionJobStore,
     private readonly queue: PredictionQueue,
     private readonly models: ForecastModelRepository,
@@ -185,10 +179,9 @@ export class PredictionJobsService {
     }
   }
 
-  private async owned(ownerId: string, sunSourceId: string): Promise<SunSourceEntity> {
-    const source = await this.sources.findOwned(ownerId, sunSourceId);
-    if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    return source;
+  /** The owner's source; another user's, or none, is NotFoundError. */
+  private owned(ownerId: string, sunSourceId: string): Promise<SunSourceView> {
+    return this.sources.get(ownerId, sunSourceId);
   }
 }
 

@@ -5,8 +5,8 @@ import {
   coordinatesOf,
   SOURCE_NEEDS_COORDINATES,
   SUN_SOURCE_NOT_FOUND,
-  SunSourceEntity,
-  SunSourceRepository,
+  SunSourcesService,
+  SunSourceView,
   WeatherService,
 } from '@solar/domain';
 import {
@@ -66,7 +66,7 @@ export class PredictionRunner {
   private readonly logger = new Logger(PredictionRunner.name);
 
   constructor(
-    private readonly sources: SunSourceRepository,
+    private readonly sources: SunSourcesService,
     private readonly weather: WeatherService,
     private readonly history: PredictionHistoryRepository,
     private readonly models: ForecastModelRepository,
@@ -125,7 +125,7 @@ export class PredictionRunner {
       updatedAt: this.clock.now().toISOString(),
     });
     try {
-      const source = await this.sources.findById(job.sunSourceId);
+      const source = await this.sources.findAny(job.sunSourceId);
       if (!source) throw new PredictionJobError(SUN_SOURCE_NOT_FOUND);
       const site = siteOf(source);
       const now = this.clock.now();
@@ -259,7 +259,7 @@ export class PredictionRunner {
    * Weather is fetched first when none is stored for the coming hours. A provider
    * that fails does not fail the job: the model works without weather.
    */
-  private async prepareWeather(source: SunSourceEntity, now: Date): Promise<void> {
+  private async prepareWeather(source: SunSourceView, now: Date): Promise<void> {
     const to = new Date(now.getTime() + DAY_MS);
     if (await this.weather.hasHourly(source.id, { from: now, to })) return;
     try {
@@ -271,7 +271,7 @@ export class PredictionRunner {
   }
 }
 
-function siteOf(source: SunSourceEntity): Site {
+function siteOf(source: SunSourceView): Site {
   const coordinates = coordinatesOf(source);
   // Checked when the job was asked for; the owner may have cleared them since.
   if (!coordinates) throw new PredictionJobError(SOURCE_NEEDS_COORDINATES);

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { coordinatesOf, SettingType, SunSourceRepository } from '@solar/domain';
+import { coordinatesOf, SettingType, SunSourcesService } from '@solar/domain';
 import { PredictionRunner } from './prediction-runner';
 
 export interface ScheduledPredictionCounts {
@@ -21,13 +21,13 @@ export class ScheduledPredictions {
   private readonly logger = new Logger(ScheduledPredictions.name);
 
   constructor(
-    private readonly sources: SunSourceRepository,
+    private readonly sources: SunSourcesService,
     private readonly runner: PredictionRunner,
   ) {}
 
   async run(): Promise<ScheduledPredictionCounts> {
     const counts: ScheduledPredictionCounts = { predicted: 0, failed: 0, skipped: 0 };
-    for (const source of await this.sources.sourcesOfUsersWithEnabled(SettingType.AutoRunPredictions)) {
+    for (const source of await this.sources.scheduledSources(SettingType.AutoRunPredictions)) {
       if (!source.isActive || !coordinatesOf(source)) {
         counts.skipped += 1;
         continue;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { encodeJson, EncodedJson, JsonArrayStream } from '@solar/database';
 import { BadRequestError, Clock, NotFoundError } from '@solar/core';
-import { SourceAccessCache, SunSourceRepository } from '@solar/domain';
+import { SourceAccessCache, SunSourcesService } from '@solar/domain';
 import { weeklySummaries } from './daily-summary';
 import { SunSourceMetrics } from './sun-source-metrics';
 import { HourlyRow, TelemetryQueryRepository, TimeRange } from './telemetry-query.repository';
@@ -73,7 +73,7 @@ export interface RawPayload {
 export class TelemetryQueries {
   constructor(
     private readonly telemetry: TelemetryQueryRepository,
-    private readonly sources: SunSourceRepository,
+    private readonly sources: SunSourcesService,
     private readonly access: SourceAccessCache,
     private readonly clock: Clock,
   ) {}
@@ -197,7 +197,7 @@ export class TelemetryQueries {
 
   async statistics(ownerId: string): Promise<SourceStatistics[]> {
     const [sources, activity, latest] = await Promise.all([
-      this.sources.listOwned(ownerId),
+      this.sources.list(ownerId),
       this.telemetry.activityOfOwned(ownerId),
       this.telemetry.latestOfOwned(ownerId),
     ]);
