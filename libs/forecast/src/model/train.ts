@@ -44,27 +44,22 @@ const MIN_TARGET_HOURS = 240;
 const MIN_VALIDATION_HOURS = 24;
 const PERFORMANCE_RATIO = 0.8;
 
+/** Household load is mostly noise around its profile: small steps, shallow trees, big leaves. */
+const LOAD_PARAMS: Partial<BoostingParams> = {
+  maxDepth: 3,
+  minLeafRows: 100,
+  lambda: 20,
+  learningRate: 0.03,
+  rounds: 800,
+  earlyStoppingRounds: 100,
+};
+
 /** Shallower trees and bigger leaves where the target is noisier (no weather, household load). */
 const PARAMS: Record<FeatureSet, Partial<BoostingParams>> = {
   solarWeather: { maxDepth: 5, minLeafRows: 30 },
   solarHistory: { maxDepth: 4, minLeafRows: 40 },
-  // Household load is mostly noise around its profile: small steps, shallow trees, big leaves.
-  loadWeather: {
-    maxDepth: 3,
-    minLeafRows: 100,
-    lambda: 20,
-    learningRate: 0.03,
-    rounds: 800,
-    earlyStoppingRounds: 100,
-  },
-  loadHistory: {
-    maxDepth: 3,
-    minLeafRows: 100,
-    lambda: 20,
-    learningRate: 0.03,
-    rounds: 800,
-    earlyStoppingRounds: 100,
-  },
+  loadWeather: LOAD_PARAMS,
+  loadHistory: LOAD_PARAMS,
 };
 
 const GOLDEN = 0.6180339887498949;

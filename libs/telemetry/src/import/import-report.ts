@@ -18,18 +18,16 @@ export interface ImportReport {
 
 export const MAX_LISTED_REJECTIONS = 100;
 
+/** The report of an import that has read nothing yet. */
+export function emptyImportReport(): ImportReport {
+  return { rowsRead: 0, stored: 0, duplicate: 0, throttled: 0, rejected: 0, rejections: [] };
+}
+
 export type RowOutcome = 'stored' | 'duplicate' | 'throttled';
 
 /** The counts as an import goes, keeping the rejections of the lowest lines only. */
 export class ImportTally {
-  private readonly report: ImportReport = {
-    rowsRead: 0,
-    stored: 0,
-    duplicate: 0,
-    throttled: 0,
-    rejected: 0,
-    rejections: [],
-  };
+  private readonly report: ImportReport = emptyImportReport();
 
   read(): void {
     this.report.rowsRead++;

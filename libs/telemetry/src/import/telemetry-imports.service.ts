@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { NotFoundError, ServiceUnavailableError } from '@solar/core';
 import { SourceAccessCache } from '@solar/domain';
-import { ImportReport } from './import-report';
+import { emptyImportReport, ImportReport } from './import-report';
 import { ImportSpool } from './import-spool';
 import { TelemetryImporter } from './telemetry-importer';
 import { TelemetryImportQueue } from './telemetry-import-queue';
@@ -25,14 +25,7 @@ export interface ImportJobView extends ImportReport {
   error: string | null;
 }
 
-const NOTHING_YET: ImportReport = {
-  rowsRead: 0,
-  stored: 0,
-  duplicate: 0,
-  throttled: 0,
-  rejected: 0,
-  rejections: [],
-};
+const NOTHING_YET: ImportReport = emptyImportReport();
 
 /**
  * The owner's imports (`POST /api/sunsourcedata/{id}/import`): the upload is spooled to a file
