@@ -9,8 +9,8 @@
  * figure is the writer's own cost: the database and the network are not in it (see
  * `npm run bench:query` for the whole export).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { cpus, release, totalmem } from 'node:os';
 import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
@@ -172,13 +172,7 @@ async function runOne(writer: WriterName, rowCount: number): Promise<WriterRun> 
 }
 
 function machine(): string {
-  let kernel = '';
-  try {
-    kernel = execFileSync('uname', ['-r'], { encoding: 'utf8' }).trim();
-  } catch {
-    kernel = 'unknown';
-  }
-  return `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, ${round(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, Linux ${kernel}, ${new Date().toISOString()}`;
+  return `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, ${round(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, Linux ${release()}, ${new Date().toISOString()}`;
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { JsonArrayStream } from '@solar/database';
-import { RoiService, RoiSummary, SharingService, WeatherRecord, WeatherService } from '@solar/domain';
+import {
+  RoiService,
+  RoiSummary,
+  SharedSource,
+  SharedView,
+  SharingService,
+  WeatherRecord,
+  WeatherService,
+} from '@solar/domain';
 import {
   ForecastAccuracy,
   ForecastAccuracyService,
@@ -25,57 +33,84 @@ export class PublicSharingService {
     private readonly accuracyScores: ForecastAccuracyService,
   ) {}
 
+  /** The sharing check: the source and its flags (NotFoundError when `view`, or all, is not shared). */
+  shared(sunSourceId: string, view?: SharedView): Promise<SharedSource> {
+    return this.sharing.sharedSource(sunSourceId, view);
+  }
+
   async source(sunSourceId: string): Promise<PublicSourceDto> {
-    const { source, flags } = await this.sharing.sharedSource(sunSourceId);
-    return {
-      sunSourceId: source.id,
-      name: source.name,
-      description: source.description,
-      iconUrl: source.iconUrl,
-      installedCapacityWatts: source.installedCapacityWatts,
-      shareMonitor: flags.shareMonitor,
-      shareWeather: flags.shareWeather,
-      shareForecast: flags.shareForecast,
-      shareReturns: flags.shareReturns,
-    };
+    return publicSourceOf(await this.shared(sunSourceId));
   }
 
   async latestMetrics(sunSourceId: string): Promise<SunSourceMetrics> {
-    await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
-    return this.telemetry.latestOf(sunSourceId);
+    return this.latestMetricsOf(await this.shared(sunSourceId, 'shareMonitor'));
   }
 
   async metricsHistory(sunSourceId: string, range: RequestedRange, limit: number): Promise<JsonArrayStream> {
-    await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
+    await this.shared(sunSourceId, 'shareMonitor');
     return this.telemetry.historyOf(sunSourceId, range, limit);
   }
 
-  /** Today's hourly curve and energy so far, as the owner's aggregates and daily summary give them. */
-  async today(sunSourceId: string): Promise<TodaySoFar> {
-    await this.sharing.sharedSource(sunSourceId, 'shareMonitor');
-    return this.telemetry.todayOf(sunSourceId);
-  }
-
-  /** Computed exactly as for the owner, whose id the sharing check has found. */
   async returns(sunSourceId: string): Promise<RoiSummary> {
-    const { source } = await this.sharing.sharedSource(sunSourceId, 'shareReturns');
-    return this.roi.calculate(source.userId, sunSourceId);
+    return this.returnsOf(await this.shared(sunSourceId, 'shareReturns'));
   }
 
   async weatherForecast(sunSourceId: string): Promise<WeatherRecord[]> {
-    const { source } = await this.sharing.sharedSource(sunSourceId, 'shareWeather');
-    return this.weather.forecastOf(source);
+    return this.weatherForecastOf(await this.shared(sunSourceId, 'shareWeather'));
   }
 
   /** The latest forecast, as its owner sees it. */
   async forecast(sunSourceId: string): Promise<LatestPrediction> {
-    await this.sharing.sharedSource(sunSourceId, 'shareForecast');
-    return this.predictions.latestOf(sunSourceId);
+    return this.forecastOf(await this.shared(sunSourceId, 'shareForecast'));
   }
 
   /** The accuracy of the day-ahead forecasts, as its owner sees it. */
   async forecastAccuracy(sunSourceId: string, days: number): Promise<ForecastAccuracy> {
-    const { source } = await this.sharing.sharedSource(sunSourceId, 'shareForecast');
+    const { source } = await this.shared(sunSourceId, 'shareForecast');
     return this.accuracyScores.accuracyOf(source, days);
   }
+
+  // The views of a source the sharing check has found; each caller checked its flag.
+
+  latestMetricsOf({ source }: SharedSource): Promise<SunSourceMetrics> {
+    return this.telemetry.latestOf(source.id);
+  }
+
+  /** Today's hourly curve and energy so far, as the owner's aggregates and daily summary give them. */
+  todayOf({ source }: SharedSource): Promise<TodaySoFar> {
+    return this.telemetry.todayOf(source.id);
+  }
+
+  /** Today's energy so far, as the owner's daily summary gives it. */
+  energyTodayOf({ source }: SharedSource): Promise<number | null> {
+    return this.telemetry.energyTodayOf(source.id);
+  }
+
+  /** Computed exactly as for the owner, whose id the sharing check has found. */
+  returnsOf({ source }: SharedSource): Promise<RoiSummary> {
+    return this.roi.calculate(source.userId, source.id);
+  }
+
+  weatherForecastOf({ source }: SharedSource): Promise<WeatherRecord[]> {
+    return this.weather.forecastOf(source);
+  }
+
+  forecastOf({ source }: SharedSource): Promise<LatestPrediction> {
+    return this.predictions.latestOf(source.id);
+  }
+}
+
+/** What a stranger may know of a shared source: never its owner, credentials or coordinates. */
+export function publicSourceOf({ source, flags }: SharedSource): PublicSourceDto {
+  return {
+    sunSourceId: source.id,
+    name: source.name,
+    description: source.description,
+    iconUrl: source.iconUrl,
+    installedCapacityWatts: source.installedCapacityWatts,
+    shareMonitor: flags.shareMonitor,
+    shareWeather: flags.shareWeather,
+    shareForecast: flags.shareForecast,
+    shareReturns: flags.shareReturns,
+  };
 }

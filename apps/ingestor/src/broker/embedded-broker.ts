@@ -319,12 +319,8 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
   }
 }
 
-const connectSeries = new Map<MqttConnectVerdict, { inc(): void }>();
-
 function countConnect(verdict: MqttConnectVerdict): void {
-  let series = connectSeries.get(verdict);
-  if (!series) connectSeries.set(verdict, (series = mqttConnects.labels(verdict)));
-  series.inc();
+  mqttConnects.inc({ verdict });
 }
 
 function remember(verdicts: Session['publishVerdicts'], topic: string, allowed: boolean): void {

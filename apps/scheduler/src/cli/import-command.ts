@@ -26,7 +26,7 @@ export async function runImportCommand(
   timeZone: string | undefined,
   output: CommandOutput,
 ): Promise<number> {
-  if (!(await app.get(SunSourcesService).exists(sunSourceId))) {
+  if (!(await app.get(SunSourcesService).findAny(sunSourceId))) {
     output.out.write(`${SUN_SOURCE_NOT_FOUND}: ${sunSourceId}\n`);
     return 1;
   }

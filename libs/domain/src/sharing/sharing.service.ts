@@ -20,6 +20,12 @@ export interface SharingConfiguration extends SharingFlags {
 /** One answer for "not shared" and "no such source": a stranger learns nothing. */
 export const NOT_SHARED = 'Not found';
 
+/** A source found shared, and what its owner shares of it. */
+export interface SharedSource {
+  source: SunSourceEntity;
+  flags: SharingFlags;
+}
+
 const NOTHING_SHARED: SharingFlags = {
   isEnabled: false,
   shareMonitor: false,
@@ -52,10 +58,7 @@ export class SharingService {
    * The source, if its owner shares it at all and, when `view` is given, shares that view too;
    * otherwise "not found", exactly as for a source that does not exist.
    */
-  async sharedSource(
-    sunSourceId: string,
-    view?: SharedView,
-  ): Promise<{ source: SunSourceEntity; flags: SharingFlags }> {
+  async sharedSource(sunSourceId: string, view?: SharedView): Promise<SharedSource> {
     const [source, row] = await Promise.all([
       this.sources.findById(sunSourceId),
       this.sharing.findOneBy({ sunSourceId }),

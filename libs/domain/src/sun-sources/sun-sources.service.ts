@@ -70,12 +70,7 @@ export class SunSourcesService {
     );
   }
 
-  /** Whether a source with this id exists, whoever owns it (for operators' tools). */
-  async exists(id: string): Promise<boolean> {
-    return (await this.sources.findById(id)) !== null;
-  }
-
-  /** Any owner's source, without its connection details, for work done on the owner's behalf (jobs). */
+  /** Any owner's source, without its connection details, for work done on the owner's behalf (jobs, operators' tools). */
   async findAny(id: string): Promise<SunSourceView | null> {
     const source = await this.sources.findById(id);
     return source ? toSunSourceView(source, null) : null;

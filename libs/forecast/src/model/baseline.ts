@@ -1,6 +1,6 @@
 import { Site } from '../forecaster';
 import type { FeatureContext } from './features';
-import { defaultOrientation } from './orientation';
+import { cellDerating, defaultOrientation } from './orientation';
 import { decompose, planeOfArray } from './pv-physics';
 import { HOUR_MS } from './pv-physics';
 import { Timeline } from './timeline';
@@ -20,9 +20,6 @@ export const DEFAULT_CAPACITY_WATTS = 5_000;
 export const BASELINE_PERFORMANCE_RATIO = 0.8;
 /** Mean clear-sky index assumed without any weather (mid-latitude climatology). */
 export const CLIMATOLOGICAL_CLEARNESS = 0.7;
-const TEMPERATURE_COEFFICIENT = -0.004;
-/** Cells run this many K above the air per W/m² on the plane (NOCT-style rule of thumb). */
-const CELL_HEATING = 0.03;
 
 /** Baseline solar power (W) for every hour of the timeline. */
 export function baselineSolar(site: Site, timeline: Timeline): Float64Array {
@@ -38,9 +35,8 @@ export function baselineSolar(site: Site, timeline: Timeline): Float64Array {
   const plane = planeOfArray(geometry, decompose(geometry, ghi), defaultOrientation(site.latitude));
   return plane.map((poa, hour) => {
     if (!(geometry.clearGhiMean[hour] > 0) || !(poa > 0)) return 0;
-    const air = timeline.temperature[hour];
-    const derate = Number.isFinite(air) ? 1 + TEMPERATURE_COEFFICIENT * (air + CELL_HEATING * poa - 25) : 1;
-    return Math.min(capacity, ((capacity * poa) / 1000) * BASELINE_PERFORMANCE_RATIO * Math.max(0, derate));
+    const derate = cellDerating(poa, timeline.temperature[hour]);
+    return Math.min(capacity, ((capacity * poa) / 1000) * BASELINE_PERFORMANCE_RATIO * derate);
   });
 }
 

@@ -1,4 +1,5 @@
 import { clearSkyIndex } from '../solar/irradiance';
+import { CLIMATOLOGICAL_CLEARNESS } from './baseline';
 import { cosIncidenceAtMidHour, HOUR_MS } from './pv-physics';
 import { clearSkyPower, PvModel, weatherPower } from './pv-model';
 import { Timeline } from './timeline';
@@ -310,9 +311,6 @@ function meanOver(sum: Float64Array, count: Float64Array, from: number, to: numb
   return n > 0 ? windowSum(sum, from, to) / n : NaN;
 }
 
-/** Without any measured day, smart persistence assumes this clear-sky index (mid-latitude climatology). */
-export const CLIMATOLOGICAL_INDEX = 0.7;
-
 /**
  * The solar baseline's clear-sky index: produced over clear-sky energy in the 24 hours before the
  * origin (capped at 1.5), the climatological 0.7 when those hours were not measured. Times the
@@ -324,7 +322,7 @@ export function recentClearSkyIndex(context: FeatureContext, origin: number): nu
     windowSum(context.prefix.clearWhereSolar, origin - 24, origin),
     0.1 * context.pv.maxPower,
   );
-  return isFiniteNumber(index) ? min(1.5, index) : CLIMATOLOGICAL_INDEX;
+  return isFiniteNumber(index) ? min(1.5, index) : CLIMATOLOGICAL_CLEARNESS;
 }
 
 /** Feature rows for (target, origin) pairs; `maskPerformance[i]` hides `performance72h` (see training). */

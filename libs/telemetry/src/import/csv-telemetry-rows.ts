@@ -49,10 +49,6 @@ export class CsvTelemetryHeader {
     }
   }
 
-  get columnCount(): number {
-    return this.names.length;
-  }
-
   /** Columns no telemetry field reads: kept in the stored raw payload, as a message's would be. */
   get ignoredColumns(): string[] {
     return this.names.filter((name) => name !== '' && telemetryFieldOf(name) === undefined);

@@ -22,7 +22,6 @@ const outcomes = Object.fromEntries(
     ),
   ]),
 ) as Record<TelemetryChannel, Record<MessageOutcome, Increment>>;
-const refusals = new Map<string, Increment>();
 
 /** Messages each channel holds (received, not yet answered or acknowledged): read at scrape time. */
 const inFlight: Record<TelemetryChannel, number> = { webhook: 0, mqtt: 0 };
@@ -61,10 +60,7 @@ export function countIntakeOutcome(channel: TelemetryChannel, outcome: IntakeOut
 
 export function countRefusal(channel: TelemetryChannel, reason: RefusalReason): void {
   outcomes[channel].refused.inc();
-  const key = `${channel} ${reason}`;
-  let series = refusals.get(key);
-  if (!series) refusals.set(key, (series = telemetryRefusals.labels(channel, reason)));
-  series.inc();
+  telemetryRefusals.inc({ channel, reason });
 }
 
 /** Not stored because storage failed: answered 503 (or 500), or given up at shutdown. */

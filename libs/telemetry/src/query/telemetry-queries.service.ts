@@ -10,7 +10,7 @@ import { buildReport } from './telemetry-report';
 const HOUR = 3_600_000;
 
 /** The answer for a source that has stored nothing yet. */
-export const NO_TELEMETRY_YET = 'No telemetry for this source yet';
+const NO_TELEMETRY_YET = 'No telemetry for this source yet';
 const DAY = 24 * HOUR;
 
 /** Runs `check` and `then` at once; settles as `await check` followed by `await then()` would. */
@@ -110,18 +110,29 @@ export class TelemetryQueries {
    * summary; for a caller who may see this source without owning it (public sharing checked it).
    */
   async todayOf(sunSourceId: string): Promise<TodaySoFar> {
-    const end = this.clock.now();
-    const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()));
-    const [hours, days] = await Promise.all([
+    const { start, end } = this.todaySoFar();
+    const [hours, energyProducedKwh] = await Promise.all([
       this.telemetry.hourly(sunSourceId, { start, end }),
-      this.telemetry.daily(sunSourceId, { start, end }),
+      this.energyTodayOf(sunSourceId),
     ]);
     return {
       start: start.toISOString(),
       end: end.toISOString(),
       hours: JSON.parse(hours.toString('utf8')) as HourlyRow[],
-      energyProducedKwh: days[0]?.energyProduced ?? null,
+      energyProducedKwh,
     };
+  }
+
+  /** Today's energy produced so far (kWh), as the daily summary counts it; null without a reading. */
+  async energyTodayOf(sunSourceId: string): Promise<number | null> {
+    const [today] = await this.telemetry.daily(sunSourceId, this.todaySoFar());
+    return today?.energyProduced ?? null;
+  }
+
+  /** From today's UTC midnight to now. */
+  private todaySoFar(): TimeRange {
+    const end = this.clock.now();
+    return { start: new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate())), end };
   }
 
   /** Hourly buckets, oldest first; a range over 90 days keeps its last 90 days. */

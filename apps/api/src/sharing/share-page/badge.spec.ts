@@ -22,7 +22,7 @@ describe('renderBadge', () => {
     [...svg.matchAll(/<rect (?:x="\d+" )?width="(\d+)" height="20" fill="#/g)].map((m) => Number(m[1]));
 
   it('sizes each half to its text and the whole to both', () => {
-    const svg = renderBadge('solar', '12.4 kWh today', BADGE_COLOURS.producing).text;
+    const svg = renderBadge('solar', '12.4 kWh today', BADGE_COLOURS.producing);
     const label = Math.ceil(textWidth('solar') + 12);
     const value = Math.ceil(textWidth('12.4 kWh today') + 12);
     expect(svg).toMatch(
@@ -35,7 +35,7 @@ describe('renderBadge', () => {
   });
 
   it('escapes its texts', () => {
-    const svg = renderBadge('<script>', 'a&b', BADGE_COLOURS.offline).text;
+    const svg = renderBadge('<script>', 'a&b', BADGE_COLOURS.offline);
     expect(svg).not.toContain('<script>');
     expect(svg).toContain('>&lt;script&gt;</text>');
     expect(svg).toContain('>a&amp;b</text>');

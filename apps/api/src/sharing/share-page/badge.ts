@@ -1,4 +1,4 @@
-import { Markup, markup } from './markup';
+import { markup } from './markup';
 
 /**
  * Advance widths of Verdana at 11px (the badge's font, as shields.io's badges use), in pixels,
@@ -46,12 +46,13 @@ const PADDING = 6;
  * A flat badge in the shields.io style: `label` on grey, `value` on `colour`. Texts are
  * escaped; colours come from `BADGE_COLOURS` only.
  */
-export function renderBadge(label: string, value: string, colour: string): Markup {
+export function renderBadge(label: string, value: string, colour: string): string {
   const labelWidth = Math.ceil(textWidth(label) + 2 * PADDING);
   const valueWidth = Math.ceil(textWidth(value) + 2 * PADDING);
   const width = labelWidth + valueWidth;
   const labelX = labelWidth / 2;
   const valueX = labelWidth + valueWidth / 2;
   const text = `${label}: ${value}`;
-  return markup`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${text}"><title>${text}</title><linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient><clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath><g clip-path="url(#r)"><rect width="${labelWidth}" height="20" fill="${BADGE_COLOURS.label}"/><rect x="${labelWidth}" width="${valueWidth}" height="20" fill="${colour}"/><rect width="${width}" height="20" fill="url(#s)"/></g><g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"><text x="${labelX}" y="15" fill="#010101" fill-opacity=".3">${label}</text><text x="${labelX}" y="14">${label}</text><text x="${valueX}" y="15" fill="#010101" fill-opacity=".3">${value}</text><text x="${valueX}" y="14">${value}</text></g></svg>`;
+  return markup`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${text}"><title>${text}</title><linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient><clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath><g clip-path="url(#r)"><rect width="${labelWidth}" height="20" fill="${BADGE_COLOURS.label}"/><rect x="${labelWidth}" width="${valueWidth}" height="20" fill="${colour}"/><rect width="${width}" height="20" fill="url(#s)"/></g><g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"><text x="${labelX}" y="15" fill="#010101" fill-opacity=".3">${label}</text><text x="${labelX}" y="14">${label}</text><text x="${valueX}" y="15" fill="#010101" fill-opacity=".3">${value}</text><text x="${valueX}" y="14">${value}</text></g></svg>`
+    .text;
 }

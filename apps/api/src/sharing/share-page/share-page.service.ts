@@ -1,21 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { Clock, DomainError, NotFoundError } from '@solar/core';
-import { NOT_SHARED } from '@solar/domain';
-import { NO_TELEMETRY_YET } from '@solar/telemetry';
+import { SharedSource } from '@solar/domain';
+import { SunSourceMetrics } from '@solar/telemetry';
 import { PublicSourceDto } from '../dto/sharing.dto';
-import { PublicSharingService } from '../public-sharing.service';
+import { PublicSharingService, publicSourceOf } from '../public-sharing.service';
 import { BADGE_COLOURS, renderBadge } from './badge';
 import { ShortLivedCache } from './short-lived-cache';
+import { formatKwh } from './share-page-format';
 import { ForecastView, MonitorView, renderNotFoundPage, renderSharePage, Section } from './share-page.view';
 
 /** A source is "online" while its latest point is at most this old (devices report every 10 s to 5 min). */
-export const ONLINE_WITHIN_MS = 15 * 60_000;
+const ONLINE_WITHIN_MS = 15 * 60_000;
 /**
  * How long a rendered page or badge is reused by this process (docs/security.md, "Share page and badge").
  * A page reads six views; a burst of visitors costs one rendering per source in this time.
  */
-export const RENDERED_TTL_MS = 30_000;
+const RENDERED_TTL_MS = 30_000;
 /** Enough for every source shared on an instance to stay cached; a page is ~10 kB. */
 const RENDERED_MAX_ENTRIES = 1000;
 const FORECAST_DAYS = 7;
@@ -26,11 +27,11 @@ export interface RenderedAnswer {
 }
 
 const NOT_FOUND_PAGE = renderNotFoundPage();
-const NOT_SHARED_BADGE = renderBadge('solar', 'not shared', BADGE_COLOURS.notFound).text;
+const NOT_SHARED_BADGE = renderBadge('solar', 'not shared', BADGE_COLOURS.notFound);
 
 /**
  * The share page and badge of a source: what `PublicSharingService` answers on the public JSON
- * endpoints, rendered. Sharing is checked on every request; only the rendering is cached.
+ * endpoints, rendered. Sharing is checked once per request; only the rendering is cached.
  */
 @Injectable()
 export class SharePageService {
@@ -44,42 +45,42 @@ export class SharePageService {
   }
 
   async page(sunSourceId: string): Promise<RenderedAnswer> {
-    const source = await this.sharedSource(sunSourceId);
-    if (!source) return { status: 404, body: NOT_FOUND_PAGE };
+    const shared = await this.sharedSource(sunSourceId);
+    if (!shared) return { status: 404, body: NOT_FOUND_PAGE };
+    const source = publicSourceOf(shared);
     const body = await this.rendered.get(`page:${source.sunSourceId}`, JSON.stringify(source), () =>
-      this.renderPage(source),
+      this.renderPage(shared, source),
     );
     return { status: 200, body };
   }
 
   async badge(sunSourceId: string): Promise<RenderedAnswer> {
-    const source = await this.sharedSource(sunSourceId);
-    if (!source?.shareMonitor) return { status: 404, body: NOT_SHARED_BADGE };
-    const body = await this.rendered.get(`badge:${source.sunSourceId}`, 'shared', () =>
-      this.renderBadge(source.sunSourceId),
+    const shared = await this.sharedSource(sunSourceId);
+    if (!shared?.flags.shareMonitor) return { status: 404, body: NOT_SHARED_BADGE };
+    const body = await this.rendered.get(`badge:${shared.source.id}`, 'shared', () =>
+      this.renderBadge(shared),
     );
     return { status: 200, body };
   }
 
-  /** The source as a stranger may see it, or null when it is not shared or does not exist. */
-  private async sharedSource(sunSourceId: string): Promise<PublicSourceDto | null> {
+  /** The sharing check, or null when the source is not shared or does not exist. */
+  private async sharedSource(sunSourceId: string): Promise<SharedSource | null> {
     if (!isUUID(sunSourceId)) return null;
     try {
-      return await this.views.source(sunSourceId);
+      return await this.views.shared(sunSourceId);
     } catch (error) {
       if (error instanceof NotFoundError) return null;
       throw error;
     }
   }
 
-  private async renderPage(source: PublicSourceDto): Promise<string> {
-    const id = source.sunSourceId;
+  private async renderPage(shared: SharedSource, source: PublicSourceDto): Promise<string> {
     const generatedAt = this.clock.now();
     const [monitor, forecast, returns, weather] = await Promise.all([
-      source.shareMonitor ? section(this.monitor(id)) : undefined,
-      source.shareForecast ? this.forecast(id) : undefined,
-      source.shareReturns ? section(this.views.returns(id)) : undefined,
-      source.shareWeather ? section(this.views.weatherForecast(id)) : undefined,
+      source.shareMonitor ? section(this.monitor(shared)) : undefined,
+      source.shareForecast ? this.forecast(shared) : undefined,
+      source.shareReturns ? section(this.views.returnsOf(shared)) : undefined,
+      source.shareWeather ? section(this.views.weatherForecastOf(shared)) : undefined,
     ]);
     return renderSharePage({
       name: source.name,
@@ -93,29 +94,36 @@ export class SharePageService {
     });
   }
 
-  private async renderBadge(sunSourceId: string): Promise<string> {
-    const { online, today } = await this.monitor(sunSourceId);
-    if (!online) return renderBadge('solar', 'offline', BADGE_COLOURS.offline).text;
-    if (today.energyProducedKwh === null) return renderBadge('solar', 'online', BADGE_COLOURS.idle).text;
-    const value = `${today.energyProducedKwh.toFixed(1)} kWh today`;
-    return renderBadge('solar', value, BADGE_COLOURS.producing).text;
+  private async renderBadge(shared: SharedSource): Promise<string> {
+    const [latest, energyTodayKwh] = await Promise.all([
+      this.latestOrNone(shared),
+      this.views.energyTodayOf(shared),
+    ]);
+    if (!this.isOnline(latest)) return renderBadge('solar', 'offline', BADGE_COLOURS.offline);
+    if (energyTodayKwh === null) return renderBadge('solar', 'online', BADGE_COLOURS.idle);
+    return renderBadge('solar', `${formatKwh(energyTodayKwh)} today`, BADGE_COLOURS.producing);
   }
 
-  private async monitor(sunSourceId: string): Promise<MonitorView> {
-    const [latest, today] = await Promise.all([
-      this.views.latestMetrics(sunSourceId).catch((error: unknown) => {
-        if (error instanceof NotFoundError && error.message === NO_TELEMETRY_YET) return null;
-        throw error;
-      }),
-      this.views.today(sunSourceId),
-    ]);
-    const age = latest ? this.clock.now().getTime() - Date.parse(latest.timestamp) : Infinity;
-    return { latest, online: age <= ONLINE_WITHIN_MS, today };
+  private async monitor(shared: SharedSource): Promise<MonitorView> {
+    const [latest, today] = await Promise.all([this.latestOrNone(shared), this.views.todayOf(shared)]);
+    return { latest, online: this.isOnline(latest), today };
+  }
+
+  /** The latest point, or null for a source that has stored nothing yet. */
+  private latestOrNone(shared: SharedSource): Promise<SunSourceMetrics | null> {
+    return this.views.latestMetricsOf(shared).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+  }
+
+  private isOnline(latest: SunSourceMetrics | null): boolean {
+    return latest !== null && this.clock.now().getTime() - Date.parse(latest.timestamp) <= ONLINE_WITHIN_MS;
   }
 
   /** The latest forecast's days from today (UTC) on. */
-  private async forecast(sunSourceId: string): Promise<Section<ForecastView>> {
-    const latest = await section(this.views.forecast(sunSourceId));
+  private async forecast(shared: SharedSource): Promise<Section<ForecastView>> {
+    const latest = await section(this.views.forecastOf(shared));
     if (!latest.shown) return latest;
     if (!latest.data.exists) return { shown: false, reason: 'No forecast yet.' };
     const today = this.clock.now().toISOString().slice(0, 10);
@@ -133,7 +141,9 @@ async function section<T>(data: Promise<T>): Promise<Section<T>> {
     return { shown: true, data: await data };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    if (error.kind === 'unavailable') return { shown: false, reason: 'Not available right now.' };
-    return { shown: false, reason: error.message === NOT_SHARED ? 'Not shared.' : 'Not available.' };
+    return {
+      shown: false,
+      reason: error.kind === 'unavailable' ? 'Not available right now.' : 'Not available.',
+    };
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsTimeZone } from 'class-validator';
-import { IMPORT_JOB_STATES } from '@solar/telemetry';
+import { IMPORT_JOB_STATES, ImportMessages } from '@solar/telemetry';
 
 export class ImportQueryDto {
   @ApiPropertyOptional({
@@ -8,7 +8,7 @@ export class ImportQueryDto {
     description: 'IANA time zone of timestamps written without a UTC offset (default: UTC)',
   })
   @IsOptional()
-  @IsTimeZone({ message: 'timeZone must be an IANA time zone such as Europe/Berlin' })
+  @IsTimeZone({ message: ImportMessages.invalidTimeZone })
   timeZone?: string;
 }
 
