@@ -1,10 +1,11 @@
+import { getSchemaPath } from '@nestjs/swagger';
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
 
 /** Component names of the error bodies in the OpenAPI document. */
 export const ERROR_BODY_SCHEMA = 'ErrorBody';
 export const VALIDATION_ERROR_BODY_SCHEMA = 'ValidationErrorBody';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ref = (name: string) => ({ $ref: getSchemaPath(name) });
 
 const ERROR_BODY_SCHEMAS: Record<string, SchemaObject> = {
   [ERROR_BODY_SCHEMA]: {

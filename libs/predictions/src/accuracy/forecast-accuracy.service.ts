@@ -5,7 +5,6 @@ import {
   AccuracyScore,
   DayScore,
   ForecastModelKind,
-  HourlyObservation,
   MeasuredHour,
   scoreDayAheadForecasts,
   trainedModelKind,
@@ -75,7 +74,7 @@ export class ForecastAccuracyService {
       this.history.measuredHours(source.id, new Date(first - DAY_MS), new Date(today)),
       this.models.info(source.id),
     ]);
-    const byHour = new Map(measured.map((hour) => [hour.hour.getTime(), toMeasured(hour)]));
+    const byHour = new Map<number, MeasuredHour>(measured.map((hour) => [hour.hour.getTime(), hour]));
     const capacity = source.installedCapacityWatts;
     const normalizedBy = capacity !== null && capacity > 0 ? 'capacity' : 'watts';
     const scores = scoreDayAheadForecasts(forecasts, (at) => byHour.get(at), capacity);
@@ -106,10 +105,6 @@ export class ForecastAccuracyService {
 }
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-function toMeasured(hour: HourlyObservation): MeasuredHour {
-  return { solarPower: hour.solarPower, loadPower: hour.loadPower, stateOfCharge: hour.stateOfCharge };
-}
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals + 0;
 const roundOrNull = (value: number | null, decimals: number) =>
