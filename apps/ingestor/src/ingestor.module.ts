@@ -5,7 +5,7 @@ import { ClockModule } from '@solar/core';
 import { SunSourcesModule } from '@solar/domain';
 import { HealthModule, LoggingModule, MetricsEndpointModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
-import { TelemetryIngestionModule } from '@solar/telemetry';
+import { TelemetryIngestionModule, TelemetryWarmUpModule } from '@solar/telemetry';
 import { EmbeddedBrokerModule } from './broker/embedded-broker.module';
 import { BrokerConnectionModule } from './broker-connection.module';
 import { BrokerHealthCheck, IntakeHealthCheck } from './broker-health.check';
@@ -32,6 +32,7 @@ export class IngestorModule {
         MetricsEndpointModule,
         SunSourcesModule,
         TelemetryIngestionModule,
+        TelemetryWarmUpModule,
         ...(config.mqtt.embeddedBroker ? [EmbeddedBrokerModule] : []),
       ],
       controllers: [TelemetryController],

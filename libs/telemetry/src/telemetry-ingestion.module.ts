@@ -1,4 +1,4 @@
-import { Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '@solar/core';
 import { SunSourcesModule } from '@solar/domain';
 import { TelemetryIngestion } from './ingestion/telemetry-ingestion.service';
@@ -31,3 +31,20 @@ export class TelemetryIngestionModule implements OnApplicationBootstrap {
     await this.partitions.ensureAhead(this.clock.now());
   }
 }
+
+/** Opens the writer's connections and prepares its INSERT before the app reports ready. */
+@Injectable()
+class TelemetryWriterWarmUp implements OnApplicationBootstrap {
+  constructor(private readonly writer: TelemetryWriter) {}
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.writer.warmUp();
+  }
+}
+
+/**
+ * For the apps that take device messages (api, ingestor): their first messages find every pool
+ * connection open and the INSERT prepared. The scheduler's imports and one-off commands skip it.
+ */
+@Module({ imports: [TelemetryIngestionModule], providers: [TelemetryWriterWarmUp] })
+export class TelemetryWarmUpModule {}

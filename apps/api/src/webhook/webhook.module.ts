@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TelemetryIngestionModule } from '@solar/telemetry';
+import { TelemetryIngestionModule, TelemetryWarmUpModule } from '@solar/telemetry';
 import { WebhookController } from './webhook.controller';
 
-@Module({ imports: [TelemetryIngestionModule], controllers: [WebhookController] })
+@Module({ imports: [TelemetryIngestionModule, TelemetryWarmUpModule], controllers: [WebhookController] })
 export class WebhookModule {}

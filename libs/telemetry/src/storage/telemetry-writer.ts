@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedQueries } from '@solar/database';
@@ -54,7 +54,7 @@ interface Pending {
  * is acknowledged before it is durable.
  */
 @Injectable()
-export class TelemetryWriter implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TelemetryWriter implements OnApplicationShutdown {
   private readonly logger = new Logger(TelemetryWriter.name);
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -89,8 +89,8 @@ export class TelemetryWriter implements OnApplicationBootstrap, OnApplicationShu
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Every connection opened and the INSERT prepared on it (with no rows) before the app is ready. */
-  async onApplicationBootstrap(): Promise<void> {
+  /** Every connection opened and the INSERT prepared on it (with no rows): `TelemetryWarmUpModule`. */
+  async warmUp(): Promise<void> {
     await this.statements.warmUp([{ text: INSERT_TELEMETRY_SQL, values: insertParameters([]) }]);
   }
 
