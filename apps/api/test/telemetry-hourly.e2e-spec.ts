@@ -105,11 +105,21 @@ interface EnergyRow {
   load_power: number | null;
 }
 
-/** An hour's energy columns of the rollup, from its readings in time order. */
-function hourEnergyColumns(rows: EnergyRow[]): Record<string, unknown> {
+/**
+ * An hour's energy columns of the rollup, from its readings in time order and the source's
+ * readings before the hour (its openings: what the hour's first reading carries over the last
+ * reading before it).
+ */
+function hourEnergyColumns(rows: EnergyRow[], earlier: EnergyRow[]): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
+  const lastBefore = (field: keyof Omit<EnergyRow, 'sun_source_id' | 'ts'>) => {
+    const previous = earlier.filter((row) => row[field] !== null).pop();
+    return previous ? reading(previous, field) : undefined;
+  };
   for (const counter of ['daily_energy_produced', 'daily_energy_consumed'] as const) {
     const readings = rows.filter((row) => row[counter] !== null);
+    columns[`opening_${counter}`] =
+      readings.length > 0 ? counterIncrement(lastBefore(counter), reading(readings[0], counter)) : null;
     let increase = 0;
     readings.forEach((row, index) => {
       if (index > 0) {
@@ -126,6 +136,9 @@ function hourEnergyColumns(rows: EnergyRow[]): Record<string, unknown> {
   }
   for (const power of ['solar_power', 'load_power'] as const) {
     const readings = rows.filter((row) => row[power] !== null);
+    const previous = lastBefore(power);
+    columns[`opening_${power}_kwh`] =
+      readings.length > 0 && previous ? powerIncrement(previous, reading(readings[0], power)) : null;
     let kwh: number | null = null;
     readings.forEach((row, index) => {
       const increment =
@@ -263,9 +276,11 @@ describe('hourly rollup (telemetry_hourly) kept at ingestion time', () => {
       `${row.sun_source_id}|${Math.floor((row.ts ?? row.hour)!.getTime() / HOUR)}`;
     const byHour = new Map<string, EnergyRow[]>();
     for (const row of readings) byHour.set(hourOf(row), [...(byHour.get(hourOf(row)) ?? []), row]);
+    const before = (row: { sun_source_id: string; hour: Date }) =>
+      readings.filter((earlier) => earlier.sun_source_id === row.sun_source_id && earlier.ts < row.hour);
     return (await db.query(ROLLUP_FROM_RAW, [ids])).rows.map((row) => ({
       ...row,
-      ...hourEnergyColumns(byHour.get(hourOf(row))!),
+      ...hourEnergyColumns(byHour.get(hourOf(row))!, before(row)),
     }));
   }
 
