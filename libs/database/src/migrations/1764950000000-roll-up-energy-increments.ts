@@ -78,6 +78,17 @@ const ADDED_COLUMNS: Array<[name: string, type: string]> = [
   ['recount', 'boolean NOT NULL DEFAULT false'],
 ];
 
+/**
+ * Each hour's opening: what its first reading of each field carries over the field's last reading
+ * before the hour (`telemetry_counter_increment`, `telemetry_power_increment`), so that a day's
+ * energy is the sum of its hours without pairing hours at query time. NULL when the hour has no
+ * reading of the field (or, for power, nothing to bridge to).
+ */
+const OPENING_COLUMNS: Array<[name: string, type: string]> = [
+  ...COUNTERS.map((counter): [string, string] => [`opening_${counter}`, 'double precision']),
+  ...POWERS.map((power): [string, string] => [`opening_${power}_kwh`, 'double precision']),
+];
+
 /** Every column of the new `telemetry_hourly`, in table order. */
 const NEW_COLUMNS = [
   'sun_source_id',
@@ -89,13 +100,14 @@ const NEW_COLUMNS = [
   'min_state_of_charge',
   'max_state_of_charge',
   ...ADDED_COLUMNS.map(([name]) => name).filter((name) => name !== 'recount'),
+  ...OPENING_COLUMNS.map(([name]) => name),
 ];
 
 /**
  * Raw rows (`rows`: a FROM item of telemetry rows, alias t) to `telemetry_hourly` rows in NEW_COLUMNS order, exactly
  * (frozen here: this is a migration). Each reading is paired with the previous reading of its
  * field (`previous_*`: [epoch, value]); the pairs within an hour make its increase and energy, the
- * pair spanning two hours is added when hours are combined.
+ * pair ending at the hour's first reading its opening (as if nothing came before `rows`).
  */
 const hourlyFromRaw = (rows: string) => `
   SELECT sun_source_id, hour, count(*),
@@ -117,7 +129,14 @@ const hourlyFromRaw = (rows: string) => `
          (max(ARRAY[epoch, ${power}]) FILTER (WHERE ${power} IS NOT NULL))[2],
          sum(telemetry_power_increment(previous_${power}[1], previous_${power}[2], epoch, ${power}))
            FILTER (WHERE previous_${power}[1] >= hour_epoch)`,
-         ).join(',')}
+         ).join(',')},
+         ${[...COUNTERS, ...POWERS]
+           .map(
+             (field) => `
+         sum(telemetry_${COUNTERS.includes(field) ? 'counter' : 'power'}_increment(previous_${field}[1], previous_${field}[2], epoch, ${field}))
+           FILTER (WHERE ${field} IS NOT NULL AND (previous_${field} IS NULL OR previous_${field}[1] < hour_epoch))`,
+           )
+           .join(',')}
     FROM (
       SELECT r.*, date_part('epoch', r.ts) AS epoch, date_part('epoch', r.hour) AS hour_epoch,
              ${[...COUNTERS, ...POWERS]
@@ -194,17 +213,6 @@ const OLD_REBUILD = rebuildFunction(`
      WHERE sun_source_id = source AND ts >= first_hour AND ts < after_last_hour
      GROUP BY 1, 2 ORDER BY 2
     ON CONFLICT (sun_source_id, hour) DO UPDATE SET ${OLD_OVERWRITE};`);
-
-/**
- * Each hour's opening: what its first reading of each field carries over the field's last reading
- * before the hour (`telemetry_counter_increment`, `telemetry_power_increment`), so that a day's
- * energy is the sum of its hours without pairing hours at query time. NULL when the hour has no
- * reading of the field (or, for power, nothing to bridge to).
- */
-const OPENING_COLUMNS: Array<[name: string, type: string]> = [
-  ...COUNTERS.map((counter): [string, string] => [`opening_${counter}`, 'double precision']),
-  ...POWERS.map((power): [string, string] => [`opening_${power}_kwh`, 'double precision']),
-];
 
 /** The openings of hour row `c`, from the rollup's hours before it, in OPENING_COLUMNS order. */
 const OPENINGS = [

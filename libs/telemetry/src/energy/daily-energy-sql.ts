@@ -104,9 +104,9 @@ function hourEnergy(opening: (field: EnergyField) => string): string[] {
   ];
 }
 
-/** The rollup's own openings: `opening_<counter>`, `opening_<power>_kwh`. */
-export const openingColumn = (field: EnergyField) =>
-  isCounter(field) ? `opening_${field}` : `opening_${field}_kwh`;
+/** The rollup's column of a field's opening. */
+const openingColumn = (field: EnergyField) =>
+  isCounter(field) ? counterColumns(field).opening : powerColumns(field).opening;
 
 /**
  * One row per UTC hour of a source's data in a range, with `day` (its UTC day), the columns

@@ -46,20 +46,29 @@ export type CounterColumn = (typeof COUNTER_COLUMNS)[number];
 export const POWER_COLUMNS = ['solar_power', 'load_power'] as const;
 export type PowerColumn = (typeof POWER_COLUMNS)[number];
 
-/** A counter's rollup columns: its first and last reading of the hour, and the increments between its readings. */
+/**
+ * A counter's rollup columns: its first and last reading of the hour, the increments between its
+ * readings, and its opening (what the first reading carries over the last reading before the hour).
+ */
 export const counterColumns = (counter: CounterColumn) => ({
   first: `first_${counter}`,
   last: `last_${counter}`,
   increase: `${counter}_increase`,
+  opening: `opening_${counter}`,
 });
 
-/** A power field's rollup columns: its first and last reading with their times, and the energy (kWh) between its readings. */
+/**
+ * A power field's rollup columns: its first and last reading with their times, the energy (kWh)
+ * between its readings, and its opening (the energy between the last reading before the hour and
+ * the first).
+ */
 export const powerColumns = (power: PowerColumn) => ({
   firstAt: `first_${power}_at`,
   first: `first_${power}`,
   lastAt: `last_${power}_at`,
   last: `last_${power}`,
   kwh: `${power}_kwh`,
+  opening: `opening_${power}_kwh`,
 });
 
 export const sumColumn = (column: AveragedColumn) => `${column}_sum`;
@@ -81,9 +90,9 @@ export const ENERGY_HOURLY_COLUMNS = [
 ];
 
 /**
- * Every column of `telemetry_hourly` after the key, in table order (but `recount`, only ever true
- * inside a statement). The hour's first and last timestamps tell whether a batch's points come
- * after or before those stored (`ADD_TO_HOURLY`).
+ * Every column of `telemetry_hourly` after the key (but `recount`, only ever true inside a
+ * statement). The hour's first and last timestamps tell whether a batch's points come after or
+ * before those stored (`ADD_TO_HOURLY`).
  */
 export const HOURLY_VALUE_COLUMNS = [
   ...BASIC_HOURLY_COLUMNS,
@@ -111,17 +120,24 @@ export const RAW_TO_BASIC_HOURLY = [
  * Aggregates of one batch's new rows of an hour into `HOURLY_VALUE_COLUMNS` (named so) and
  * `several`, cheaply: exact unless `several`, when the batch brings more than one reading of an
  * energy counter or power field to the hour (a live device's batch brings one point; such hours
- * go through `hourlyFromRaw` instead).
+ * go through `hourlyFromRaw` instead). Openings as if nothing came before (a counter's first
+ * reading counts whole, power bridges to nothing): right for a source's first hour, and put right
+ * at the end of the statement otherwise (`refresh_telemetry_openings`).
  */
 export const BATCH_TO_HOURLY = [
   ...[
     ...RAW_TO_BASIC_HOURLY,
     'min(ts)',
     'max(ts)',
-    ...COUNTER_COLUMNS.flatMap((counter) => [`max(${counter})`, `max(${counter})`, '0::float8']),
+    ...COUNTER_COLUMNS.flatMap((counter) => [
+      `max(${counter})`,
+      `max(${counter})`,
+      '0::float8',
+      `max(${counter})`,
+    ]),
     ...POWER_COLUMNS.flatMap((power) => {
       const at = `max(ts) FILTER (WHERE ${power} IS NOT NULL)`;
-      return [at, `max(${power})`, at, `max(${power})`, 'NULL::float8'];
+      return [at, `max(${power})`, at, `max(${power})`, 'NULL::float8', 'NULL::float8'];
     }),
   ].map((sql, index) => `${sql} AS ${HOURLY_VALUE_COLUMNS[index]}`),
   `${[...COUNTER_COLUMNS, ...POWER_COLUMNS].map((column) => `count(${column}) > 1`).join(' OR ')} AS several`,
@@ -131,7 +147,9 @@ export const BATCH_TO_HOURLY = [
  * `SELECT sun_source_id, hour, <HOURLY_VALUE_COLUMNS>` over the raw rows `rows` (a FROM item of
  * telemetry rows with alias t, and a condition), exactly: each reading is paired with the previous
  * reading of its field among `rows` (`previous_*`: [epoch seconds, value]); the pairs within an
- * hour make its increase and energy.
+ * hour make its increase and energy, the pair ending at its first reading its opening (as if
+ * nothing came before `rows`: exact when they hold the readings before, else put right at the end
+ * of the statement by `refresh_telemetry_openings`).
  */
 export function hourlyFromRaw(rows: string): string {
   const pairedColumns = [...COUNTER_COLUMNS, ...POWER_COLUMNS].map(
@@ -139,6 +157,8 @@ export function hourlyFromRaw(rows: string): string {
       `max(ARRAY[date_part('epoch', r.ts), r.${field}]) FILTER (WHERE r.${field} IS NOT NULL) OVER earlier AS previous_${field}`,
   );
   const sameHour = (field: string) => `FILTER (WHERE previous_${field}[1] >= hour_epoch)`;
+  const opening = (field: string) =>
+    `FILTER (WHERE ${field} IS NOT NULL AND (previous_${field} IS NULL OR previous_${field}[1] < hour_epoch))`;
   const firstOf = (field: string) => `(min(ARRAY[epoch, ${field}]) FILTER (WHERE ${field} IS NOT NULL))[2]`;
   const lastOf = (field: string) => `(max(ARRAY[epoch, ${field}]) FILTER (WHERE ${field} IS NOT NULL))[2]`;
   const aggregates = [
@@ -149,6 +169,7 @@ export function hourlyFromRaw(rows: string): string {
       firstOf(counter),
       lastOf(counter),
       `coalesce(sum(telemetry_counter_increment(previous_${counter}[1], previous_${counter}[2], epoch, ${counter})) ${sameHour(counter)}, 0)`,
+      `sum(telemetry_counter_increment(previous_${counter}[1], previous_${counter}[2], epoch, ${counter})) ${opening(counter)}`,
     ]),
     ...POWER_COLUMNS.flatMap((power) => [
       `min(ts) FILTER (WHERE ${power} IS NOT NULL)`,
@@ -156,6 +177,7 @@ export function hourlyFromRaw(rows: string): string {
       `max(ts) FILTER (WHERE ${power} IS NOT NULL)`,
       lastOf(power),
       `sum(telemetry_power_increment(previous_${power}[1], previous_${power}[2], epoch, ${power})) ${sameHour(power)}`,
+      `sum(telemetry_power_increment(previous_${power}[1], previous_${power}[2], epoch, ${power})) ${opening(power)}`,
     ]),
   ];
   return `
