@@ -141,7 +141,7 @@ export function hoursWithEnergyOfRange(edges: string, keep: readonly string[]): 
       UNION ALL
       SELECT h.hour, ${[...kept, ...hourEnergy(edgeOpening)].join(', ')}
         FROM (${edges}) h
-        CROSS JOIN (${READINGS_BEFORE}) b
+        CROSS JOIN (${READINGS_BEFORE} OFFSET 0) b
         LEFT JOIN telemetry_hourly s ON s.sun_source_id = $1 AND s.hour = h.hour
     ) hours`;
 }
