@@ -214,63 +214,87 @@ const OLD_REBUILD = rebuildFunction(`
      GROUP BY 1, 2 ORDER BY 2
     ON CONFLICT (sun_source_id, hour) DO UPDATE SET ${OLD_OVERWRITE};`);
 
-/** The openings of hour row `c`, from the rollup's hours before it, in OPENING_COLUMNS order. */
+/**
+ * The last reading of `counter` before hour row `c` that its first reading counts from, as
+ * [epoch, kWh]: in `p`, the hour just before c's that has a row, or, when `p` has no reading of
+ * the counter, the latest hour before it that has one; none older than the day before c's.
+ */
+const previousCounterReading = (counter: string) => `
+  CASE WHEN p.hour IS NULL OR p.hour < date_trunc('day', c.hour, 'UTC') - interval '1 day' THEN NULL
+       WHEN p.last_${counter} IS NOT NULL THEN ARRAY[date_part('epoch', p.hour), p.last_${counter}]
+       ELSE (SELECT ARRAY[date_part('epoch', b.hour), b.last_${counter}] FROM telemetry_hourly b
+              WHERE b.sun_source_id = c.sun_source_id AND b.hour < p.hour
+                AND b.hour >= date_trunc('day', c.hour, 'UTC') - interval '1 day' AND b.last_${counter} IS NOT NULL
+              ORDER BY b.hour DESC LIMIT 1)
+  END`;
+
+/**
+ * The openings of hour row `c` given `p`, the row of the hour before it (if any), and `q`, the
+ * counters' previous readings, in OPENING_COLUMNS order.
+ */
 const OPENINGS = [
-  // A counter's previous reading may lie up to a day back: older ones count as none.
   ...COUNTERS.map(
     (counter) => `CASE WHEN c.first_${counter} IS NOT NULL THEN telemetry_counter_increment(
-         p.${counter}[1], p.${counter}[2], date_part('epoch', c.hour), c.first_${counter}) END`,
+         q.${counter}[1], q.${counter}[2], date_part('epoch', c.hour), c.first_${counter}) END`,
   ),
-  // A power reading bridges at most 15 minutes: only the hour just before can hold it.
+  // A power reading bridges at most 15 minutes: only the hour just before can hold the one before.
   ...POWERS.map(
-    (power) => `(SELECT telemetry_power_increment(date_part('epoch', b.last_${power}_at), b.last_${power},
-                                                  date_part('epoch', c.first_${power}_at), c.first_${power})
-           FROM telemetry_hourly b
-          WHERE b.sun_source_id = c.sun_source_id AND b.hour = c.hour - interval '1 hour')`,
+    (power) => `CASE WHEN p.hour = c.hour - interval '1 hour' THEN telemetry_power_increment(
+         date_part('epoch', p.last_${power}_at), p.last_${power}, date_part('epoch', c.first_${power}_at), c.first_${power}) END`,
   ),
 ];
 
-/** The last reading of `counter` in an hour before c's, on c's UTC day or the day before, as [epoch, kWh]. */
-const previousCounterReading = (counter: string) => `(
-  SELECT ARRAY[date_part('epoch', b.hour), b.last_${counter}] FROM telemetry_hourly b
-   WHERE b.sun_source_id = c.sun_source_id AND b.hour < c.hour
-     AND b.hour >= date_trunc('day', c.hour, 'UTC') - interval '1 day' AND b.last_${counter} IS NOT NULL
-   ORDER BY b.hour DESC LIMIT 1) AS ${counter}`;
-
-/** The next hour after t's whose first reading of `counter` counts from t's last one (c's day or the next). */
-const nextCounterHour = (counter: string) => `
-  SELECT t.sun_source_id, n.hour FROM touched t
+/**
+ * The hours after touched hour `t` whose first readings count from t's last ones: the next hour
+ * with a row, and for a counter it has no reading of, the next hour that has one (within the
+ * next day).
+ */
+const NEXT_HOURS = `
+  SELECT t.sun_source_id, x.hour FROM touched t
    CROSS JOIN LATERAL (
-     SELECT n.hour FROM telemetry_hourly n
+     SELECT n.hour, ${COUNTERS.map((counter) => `n.first_${counter}`).join(', ')} FROM telemetry_hourly n
       WHERE n.sun_source_id = t.sun_source_id AND n.hour > t.hour
-        AND n.hour < date_trunc('day', t.hour, 'UTC') + interval '2 days' AND n.first_${counter} IS NOT NULL
-      ORDER BY n.hour LIMIT 1) n`;
+      ORDER BY n.hour LIMIT 1) n
+   CROSS JOIN LATERAL (VALUES (n.hour), ${COUNTERS.map(
+     (counter) => `(CASE WHEN n.first_${counter} IS NULL THEN (
+       SELECT m.hour FROM telemetry_hourly m
+        WHERE m.sun_source_id = t.sun_source_id AND m.hour > n.hour
+          AND m.hour < date_trunc('day', t.hour, 'UTC') + interval '2 days' AND m.first_${counter} IS NOT NULL
+        ORDER BY m.hour LIMIT 1) END)`,
+   ).join(', ')}) x(hour)
+  WHERE x.hour IS NOT NULL`;
 
 /**
- * `refresh_telemetry_openings(sources, hours)`: recomputes the openings of the given hours and of
- * the hours whose first readings count from theirs (the next ones), writing only those that
- * changed. Called at the end of every statement that changes `telemetry_hourly`, with the hours it
- * changed, by the triggers below.
+ * `refresh_telemetry_openings(sources, hours, own)`: recomputes the openings of the given hours
+ * (those whose `own` is true) and of the hours whose first readings count from theirs (the next
+ * ones), writing only those that changed. Called at the end of every statement that changes `telemetry_hourly`, with the hours it
+ * changed, by the triggers below. An hour costs an index probe for the hour before it and one for
+ * the hour after.
  */
 const REFRESH_OPENINGS = `
-  CREATE FUNCTION refresh_telemetry_openings(sources uuid[], hours timestamptz[]) RETURNS void
+  CREATE FUNCTION refresh_telemetry_openings(sources uuid[], hours timestamptz[], own boolean[]) RETURNS void
   LANGUAGE plpgsql AS $$
   BEGIN
     -- Its own UPDATE fires the triggers again: nothing is left to do then.
     PERFORM set_config('solar.refreshing_openings', 'on', true);
     WITH touched AS MATERIALIZED (
-      SELECT DISTINCT t.sun_source_id, t.hour FROM unnest(sources, hours) AS t(sun_source_id, hour)
+      SELECT t.sun_source_id, t.hour, bool_or(t.own_opening) AS own_opening
+        FROM unnest(sources, hours, own) AS t(sun_source_id, hour, own_opening)
+       GROUP BY 1, 2
     ), targets AS MATERIALIZED (
-      SELECT sun_source_id, hour FROM touched
+      SELECT sun_source_id, hour FROM touched WHERE own_opening
       UNION
-      SELECT sun_source_id, hour + interval '1 hour' FROM touched
-      ${COUNTERS.map((counter) => `UNION ${nextCounterHour(counter)}`).join('\n      ')}
+      ${NEXT_HOURS}
     ), computed AS MATERIALIZED (
       SELECT c.sun_source_id, c.hour, ${OPENINGS.map((sql, index) => `${sql} AS ${OPENING_COLUMNS[index][0]}`).join(',\n             ')}
         FROM targets t
         CROSS JOIN LATERAL (
           SELECT * FROM telemetry_hourly c WHERE c.sun_source_id = t.sun_source_id AND c.hour = t.hour) c
-        CROSS JOIN LATERAL (SELECT ${COUNTERS.map(previousCounterReading).join(', ')}) p
+        LEFT JOIN LATERAL (
+          SELECT * FROM telemetry_hourly p WHERE p.sun_source_id = c.sun_source_id AND p.hour < c.hour
+           ORDER BY p.hour DESC LIMIT 1) p ON true
+        -- Evaluated once per row (OFFSET 0: not folded into each use).
+        CROSS JOIN LATERAL (SELECT ${COUNTERS.map((counter) => `${previousCounterReading(counter)} AS ${counter}`).join(', ')} OFFSET 0) q
     )
     UPDATE telemetry_hourly h
        SET ${OPENING_COLUMNS.map(([name]) => `${name} = computed.${name}`).join(', ')}
@@ -283,24 +307,52 @@ const REFRESH_OPENINGS = `
   $$`;
 
 /** The statement-level trigger function: the hours a statement inserted, updated or deleted (transition table `changed`). */
+/** The columns an hour's opening is computed from (its first readings), and those the next hour's is (its last). */
+const FIRST_READINGS = [
+  ...COUNTERS.map((counter) => `first_${counter}`),
+  ...POWERS.flatMap((power) => [`first_${power}_at`, `first_${power}`]),
+];
+const LAST_READINGS = [
+  ...COUNTERS.map((counter) => `last_${counter}`),
+  ...POWERS.flatMap((power) => [`last_${power}_at`, `last_${power}`]),
+];
+const changedBetween = (columns: string[]) =>
+  `(${columns.map((column) => `o.${column}`).join(', ')}) IS DISTINCT FROM (${columns.map((column) => `n.${column}`).join(', ')})`;
+
+/**
+ * The statement-level trigger function, over the hours a statement changed (transition tables
+ * `changed`, and for an UPDATE `changed_before`): an inserted hour needs its opening and the next
+ * hour's, a deleted one the next hour's, an updated one its own only if its first readings changed
+ * and the next hour's only if its last ones did (a device's point appended to its hour changes
+ * only the last).
+ */
 const REFRESH_OPENINGS_TRIGGER = `
   CREATE FUNCTION refresh_telemetry_openings_after() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
-    IF current_setting('solar.refreshing_openings', true) IS DISTINCT FROM 'on' THEN
-      PERFORM refresh_telemetry_openings(array_agg(sun_source_id), array_agg(hour)) FROM changed HAVING count(*) > 0;
+    IF current_setting('solar.refreshing_openings', true) IS NOT DISTINCT FROM 'on' THEN
+      RETURN NULL;
+    END IF;
+    IF TG_OP = 'UPDATE' THEN
+      PERFORM refresh_telemetry_openings(array_agg(n.sun_source_id), array_agg(n.hour), array_agg(${changedBetween(FIRST_READINGS)}))
+         FROM changed n JOIN changed_before o ON o.sun_source_id = n.sun_source_id AND o.hour = n.hour
+        WHERE ${changedBetween(FIRST_READINGS)} OR ${changedBetween(LAST_READINGS)}
+       HAVING count(*) > 0;
+    ELSE
+      PERFORM refresh_telemetry_openings(array_agg(sun_source_id), array_agg(hour), array_agg(TG_OP = 'INSERT'))
+         FROM changed HAVING count(*) > 0;
     END IF;
     RETURN NULL;
   END
   $$`;
 
 const OPENING_TRIGGERS = [
-  ['INSERT', 'NEW'],
-  ['UPDATE', 'NEW'],
-  ['DELETE', 'OLD'],
+  ['INSERT', 'NEW TABLE AS changed'],
+  ['UPDATE', 'NEW TABLE AS changed OLD TABLE AS changed_before'],
+  ['DELETE', 'OLD TABLE AS changed'],
 ].map(
-  ([event, table]) => `
+  ([event, tables]) => `
   CREATE TRIGGER refresh_telemetry_openings_after_${event.toLowerCase()} AFTER ${event} ON telemetry_hourly
-    REFERENCING ${table} TABLE AS changed
+    REFERENCING ${tables}
     FOR EACH STATEMENT EXECUTE FUNCTION refresh_telemetry_openings_after()`,
 );
 
@@ -373,7 +425,7 @@ export class RollUpEnergyIncrements1764950000000 implements MigrationInterface {
       await queryRunner.query(`DROP TRIGGER refresh_telemetry_openings_after_${event} ON telemetry_hourly`);
     }
     await queryRunner.query(`DROP FUNCTION refresh_telemetry_openings_after()`);
-    await queryRunner.query(`DROP FUNCTION refresh_telemetry_openings(uuid[], timestamptz[])`);
+    await queryRunner.query(`DROP FUNCTION refresh_telemetry_openings(uuid[], timestamptz[], boolean[])`);
     await queryRunner.query(`DROP TRIGGER recount_telemetry_hour ON telemetry_hourly`);
     await queryRunner.query(`DROP FUNCTION recount_telemetry_hour()`);
     await queryRunner.query(`TRUNCATE telemetry_hourly`);
