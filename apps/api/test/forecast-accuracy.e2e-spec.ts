@@ -364,6 +364,30 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
       expect(body.overall.solar!.nrmse).toBeLessThan(0.5);
     });
 
+    it('says which model the next forecast really serves: physics for a model it cannot read', async () => {
+      const live = async () => ((await accuracy(id, admin, '?days=7').expect(200)).body as Accuracy).model;
+      const stored = (await db.query(`SELECT model FROM forecast_models WHERE sun_source_id = $1`, [id]))
+        .rows[0].model;
+      const store = (model: object) =>
+        db.query(`UPDATE forecast_models SET model = $2::jsonb WHERE sun_source_id = $1`, [
+          id,
+          JSON.stringify(model),
+        ]);
+      try {
+        // A model of version 1 (before the hold-out chose what is served): the forecast cannot read it.
+        const { servedModel: _, ...withoutServed } = stored;
+        await store({ ...withoutServed, version: 1 });
+        expect(await live()).toEqual({ live: 'physics', trainedAt: null });
+        // Trees for no part: the baseline is served, whatever the record says of itself.
+        const models = Object.fromEntries(Object.keys(stored.payload.models).map((set) => [set, null]));
+        await store({ ...stored, payload: { ...stored.payload, models } });
+        expect(await live()).toEqual({ live: 'baseline', trainedAt: NOW.toISOString() });
+      } finally {
+        await store(stored);
+      }
+      expect(await live()).toEqual({ live: 'learned', trainedAt: NOW.toISOString() });
+    });
+
     /** RMSEs and MAE computed from `telemetry` (hour means) and the kept rows, without the scoring code. */
     async function recompute(dates: string[]) {
       const kept = new Map<string, { hours: DayAheadHour[]; previous: number[] }>(

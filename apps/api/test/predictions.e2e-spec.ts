@@ -4,8 +4,8 @@ import { Client } from 'pg';
 import {
   clearSkyGhi,
   DailyForecastPoint,
-  Forecast,
   ForecastInput,
+  ForecastWithPhysics,
   HourlyForecastPoint,
   TrainedModel,
   TrainingInput,
@@ -57,7 +57,7 @@ class GatedCompute extends InProcessForecastCompute {
     return super.train(input);
   }
 
-  override async forecast(input: ForecastInput): Promise<Forecast> {
+  override async forecast(input: ForecastInput): Promise<ForecastWithPhysics> {
     await this.gate;
     return super.forecast(input);
   }

@@ -130,3 +130,13 @@ export interface ForecastInput {
   weather: HourlyWeather[];
   now: Date;
 }
+
+/**
+ * A forecast with, beside it, the physics-only forecast of the same input (the input without its
+ * model), which the day-ahead accuracy scores compare it with.
+ */
+export interface ForecastWithPhysics {
+  forecast: Forecast;
+  /** Null when the physics-only forecast is the one served (no model the forecast can read). */
+  physics: Forecast | null;
+}

@@ -1,4 +1,8 @@
+import { TrainedModel } from '../forecaster';
+import { SYNTHETIC_SITE, syntheticSeries } from '../model/model.fixtures';
+import { MODEL_VERSION, ForecastPayload } from '../model/model-payload';
 import { forecast } from '../model/predict';
+import { trainForecaster } from '../model/train';
 import {
   DAY_HOURS,
   dayAheadDate,
@@ -8,7 +12,6 @@ import {
   MeasuredHour,
   scoreDayAheadForecasts,
   servedModelKind,
-  trainedModelKind,
 } from './day-ahead-accuracy';
 
 const HOUR_MS = 3_600_000;
@@ -212,17 +215,41 @@ describe('dayAheadForecast', () => {
     ).toBe('physics');
   });
 
-  it('says a trained source is served the learned model, or the baseline where validation chose it', () => {
-    const orientation = { tilt: 30, azimuth: 180, source: 'fitted' as const };
-    const served = (solar: 'learned' | 'baseline', load: 'learned' | 'baseline') => ({
-      solar,
-      solarWithoutWeather: solar,
-      load,
-      orientation,
+  describe('a trained source', () => {
+    const start = Date.parse('2024-04-01T00:00:00Z');
+    const series = syntheticSeries(start, 30, 5);
+    const model = trainForecaster({
+      site: SYNTHETIC_SITE,
+      history: series.history,
+      weather: series.weather,
+      now: new Date(start + 30 * 86_400_000),
     });
-    expect(trainedModelKind(served('baseline', 'baseline'))).toBe('baseline');
-    expect(trainedModelKind(served('learned', 'baseline'))).toBe('learned');
-    expect(trainedModelKind(served('baseline', 'learned'))).toBe('learned');
-    expect(trainedModelKind(null)).toBe('learned');
+    const payload = model.payload as ForecastPayload;
+    const withModels = (models: Partial<ForecastPayload['models']>): TrainedModel => ({
+      ...model,
+      payload: { ...payload, models: { ...payload.models, ...models } },
+    });
+    const none = { solarWeather: null, solarHistory: null, loadWeather: null, loadHistory: null };
+
+    it('is served the learned model while it holds trees for any part', () => {
+      expect(Object.values(payload.models).some((learner) => learner !== null)).toBe(true);
+      expect(servedModelKind(model)).toBe('learned');
+      // One part learned, every other one the baseline.
+      for (const [set, learner] of Object.entries(payload.models)) {
+        if (learner) expect(servedModelKind(withModels({ ...none, [set]: learner }))).toBe('learned');
+      }
+    });
+
+    it('is served the baseline when the hold-out chose it for every part', () => {
+      expect(servedModelKind(withModels(none))).toBe('baseline');
+    });
+
+    it('is served the physics forecast with a model the forecast cannot read, whatever it says it serves', () => {
+      // A model of the version before `servedModel` existed: the forecast serves physics.
+      const { servedModel: _, ...older } = { ...model, version: MODEL_VERSION - 1 };
+      expect(servedModelKind(older)).toBe('physics');
+      expect(servedModelKind({ ...model, version: MODEL_VERSION + 1 })).toBe('physics');
+      expect(servedModelKind({ ...model, payload: { ...payload, featureNames: {} } })).toBe('physics');
+    });
   });
 });

@@ -16,7 +16,7 @@
  * - Over several days, every scored hour of every day counts once (not a mean of daily scores).
  */
 
-import { Forecast, ServedModel, Site, TrainedModel } from '../forecaster';
+import { Forecast, Site, TrainedModel } from '../forecaster';
 import { baselineSolar } from '../model/baseline';
 import { readPayload } from '../model/model-payload';
 import { clearSkyPower } from '../model/pv-model';
@@ -90,20 +90,16 @@ export function dayAheadDate(issuedAt: Date): string {
 }
 
 /**
- * What a trained model serves, as one kind: `learned` when its training served a learned part
- * (solar with or without weather, or load), `baseline` when the hold-out chose the baseline for
- * every part (docs/forecasting.md). A model stored before `servedModel` existed counts as learned.
+ * Which model `forecast` serves with `model`, as one kind: `physics` when it cannot read the model
+ * (none, another version, an unexpected shape), `learned` when the model holds trees for any part
+ * (solar with or without weather, load), `baseline` when the hold-out chose the baseline for every
+ * part (docs/forecasting.md). Read from the payload the forecast reads, not from what the model's
+ * record says of itself.
  */
-export function trainedModelKind(served: ServedModel | null | undefined): 'learned' | 'baseline' {
-  if (!served) return 'learned';
-  return served.solar === 'learned' || served.solarWithoutWeather === 'learned' || served.load === 'learned'
-    ? 'learned'
-    : 'baseline';
-}
-
-/** Which model `forecast` serves with `model` (an unreadable model is served as physics). */
 export function servedModelKind(model: TrainedModel | null): ForecastModelKind {
-  return readPayload(model) ? trainedModelKind(model?.servedModel) : 'physics';
+  const payload = readPayload(model);
+  if (!payload) return 'physics';
+  return Object.values(payload.models).some((learner) => learner !== null) ? 'learned' : 'baseline';
 }
 
 /**

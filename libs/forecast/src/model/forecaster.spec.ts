@@ -1,6 +1,6 @@
 import { Forecast, ForecastInput, TrainedModel } from '../forecaster';
 import { clearSkyGhi } from '../solar/irradiance';
-import { forecast, trainForecaster } from './index';
+import { forecast, forecastWithPhysics, trainForecaster } from './index';
 import { ForecastPayload } from './model-payload';
 import { HOUR_MS } from './pv-physics';
 import { SYNTHETIC_ORIENTATION, SYNTHETIC_SITE, syntheticLoad, syntheticSeries } from './model.fixtures';
@@ -228,6 +228,21 @@ describe('forecast', () => {
     expect(forecast({ ...inputAt(trainEnd, true), model: stale })).toEqual(
       forecast(inputAt(trainEnd, true, null)),
     );
+  });
+
+  it('computes the physics-only forecast beside the served one from the same inputs', () => {
+    for (const withWeather of [true, false]) {
+      const input = { ...inputAt(now.getTime(), withWeather), now };
+      expect(forecastWithPhysics(input)).toEqual({
+        forecast: forecast(input),
+        physics: forecast({ ...input, model: null }),
+      });
+    }
+    // No model the forecast can read: the physics-only forecast is the one served.
+    for (const unread of [null, { ...model, version: 999 }]) {
+      const input = { ...inputAt(now.getTime(), true), model: unread, now };
+      expect(forecastWithPhysics(input)).toEqual({ forecast: forecast(input), physics: null });
+    }
   });
 
   it('runs the battery from the last observed state of charge and keeps it within 0–100 %', () => {

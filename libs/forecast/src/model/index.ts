@@ -1,2 +1,2 @@
 export { trainForecaster } from './train';
-export { forecast } from './predict';
+export { forecast, forecastWithPhysics } from './predict';

@@ -1,4 +1,10 @@
-import { DailyForecastPoint, Forecast, ForecastInput, HourlyForecastPoint } from '../forecaster';
+import {
+  DailyForecastPoint,
+  Forecast,
+  ForecastInput,
+  ForecastWithPhysics,
+  HourlyForecastPoint,
+} from '../forecaster';
 import { baselineLoad, baselineSolar, loadLevel } from './baseline';
 import { DEFAULT_BATTERY_CAPACITY_WH, DEFAULT_STATE_OF_CHARGE, simulateBattery } from './battery';
 import { FeatureContext, featureContext, featureRows, FeatureSet, recentClearSkyIndex } from './features';
@@ -36,6 +42,33 @@ const round = (value: number, decimals: number) => {
 };
 
 export function forecast(input: ForecastInput): Forecast {
+  return servedForecast(input, prepare(input), readPayload(input.model));
+}
+
+/**
+ * `forecast`, and beside it the physics-only forecast of the same input, from one timeline: the
+ * day-ahead scores compare the two (docs/forecast-accuracy.md).
+ */
+export function forecastWithPhysics(input: ForecastInput): ForecastWithPhysics {
+  const prepared = prepare(input);
+  const payload = readPayload(input.model);
+  return {
+    forecast: servedForecast(input, prepared, payload),
+    physics: payload ? servedForecast(input, prepared, null) : null,
+  };
+}
+
+/** The forecast hours and the timeline from the history before them to their end: model-independent. */
+interface Prepared {
+  /** Start of the first forecast hour, ms. */
+  first: number;
+  /** Index of the first forecast hour in the timeline. */
+  origin: number;
+  hours: number[];
+  timeline: Timeline;
+}
+
+function prepare(input: ForecastInput): Prepared {
   const first = Math.ceil(input.now.getTime() / HOUR_MS) * HOUR_MS;
   const origin = HISTORY_DAYS * 24;
   const start = first - origin * HOUR_MS;
@@ -46,8 +79,13 @@ export function forecast(input: ForecastInput): Forecast {
     start,
     first + FORECAST_HOURS * HOUR_MS,
   );
-  const payload = readPayload(input.model);
   const hours = Array.from({ length: FORECAST_HOURS }, (_, index) => origin + index);
+  return { first, origin, hours, timeline };
+}
+
+/** The forecast of `payload` (null: the physics-only baseline) on a prepared timeline. */
+function servedForecast(input: ForecastInput, prepared: Prepared, payload: ForecastPayload | null): Forecast {
+  const { first, origin, hours, timeline } = prepared;
   const context = payload ? featureContext(timeline, payload.pv, payload.capacityWatts) : null;
   const solar =
     payload && context

@@ -7,7 +7,7 @@ import {
   ForecastModelKind,
   MeasuredHour,
   scoreDayAheadForecasts,
-  trainedModelKind,
+  servedModelKind,
 } from '@solar/forecast';
 import { DayAheadForecastRepository } from '../storage/day-ahead-forecast.repository';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';
@@ -34,7 +34,7 @@ export interface ForecastAccuracy {
   /** `capacity`: solar errors also as fractions of the installed capacity; `watts`: none is set. */
   normalizedBy: 'capacity' | 'watts';
   capacityWatts: number | null;
-  /** The model the next forecast will use, and when it was trained. */
+  /** The model the next forecast will use, and when it was trained (null for the physics forecast). */
   model: { live: ForecastModelKind; trainedAt: string | null };
   days: ScoredDay[];
   overall: AccuracyScore;
@@ -68,12 +68,14 @@ export class ForecastAccuracyService {
     const first = today - days * DAY_MS;
     const from = isoDate(first);
     const to = isoDate(today - DAY_MS);
-    const [forecasts, measured, info] = await Promise.all([
+    const [forecasts, measured, stored] = await Promise.all([
       this.dayAhead.between(source.id, from, to),
       // From the day before the window: smart persistence reads it.
       this.history.measuredHours(source.id, new Date(first - DAY_MS), new Date(today)),
-      this.models.info(source.id),
+      this.models.stored(source.id),
     ]);
+    // What the forecast serves with the stored model: a model it cannot read is served as physics.
+    const live = servedModelKind(stored?.model ?? null);
     const byHour = new Map<number, MeasuredHour>(measured.map((hour) => [hour.hour.getTime(), hour]));
     const capacity = source.installedCapacityWatts;
     const normalizedBy = capacity !== null && capacity > 0 ? 'capacity' : 'watts';
@@ -87,8 +89,8 @@ export class ForecastAccuracyService {
       normalizedBy,
       capacityWatts: normalizedBy === 'capacity' ? capacity : null,
       model: {
-        live: info ? trainedModelKind(info.servedModel) : 'physics',
-        trainedAt: info?.trainedAt.toISOString() ?? null,
+        live,
+        trainedAt: live === 'physics' ? null : (stored?.trainedAt.toISOString() ?? null),
       },
       days: scores.days.map((day) => {
         const forecast = kept.get(day.date)!;

@@ -1,4 +1,4 @@
-import { forecast, ForecastInput, trainForecaster, TrainingInput } from '@solar/forecast';
+import { ForecastInput, forecastWithPhysics, trainForecaster, TrainingInput } from '@solar/forecast';
 
 /** What a compute thread is asked: plain data only, since it crosses a thread boundary. */
 export type ComputeRequest =
@@ -19,7 +19,7 @@ export function runComputeRequest(request: ComputeRequest, post: (message: Compu
     const value =
       request.task === 'train'
         ? trainForecaster({ ...request.input, onProgress: (percent) => post({ kind: 'progress', percent }) })
-        : forecast(request.input);
+        : forecastWithPhysics(request.input);
     post({ kind: 'result', value });
   } catch (error) {
     post({ kind: 'error', message: error instanceof Error ? error.message : String(error) });

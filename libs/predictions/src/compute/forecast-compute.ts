@@ -1,4 +1,4 @@
-import { Forecast, ForecastInput, TrainedModel, TrainingInput } from '@solar/forecast';
+import { ForecastInput, ForecastWithPhysics, TrainedModel, TrainingInput } from '@solar/forecast';
 
 /**
  * Runs the model (`trainForecaster`, `forecast` of libs/forecast) on plain data. Production runs
@@ -7,7 +7,8 @@ import { Forecast, ForecastInput, TrainedModel, TrainingInput } from '@solar/for
  */
 export abstract class ForecastCompute {
   abstract train(input: TrainingInput): Promise<TrainedModel>;
-  abstract forecast(input: ForecastInput): Promise<Forecast>;
+  /** The served forecast and, from the same inputs in the same computation, the physics-only one. */
+  abstract forecast(input: ForecastInput): Promise<ForecastWithPhysics>;
 }
 
 /** The model refused the data or failed on it: its message is the job's error. */

@@ -1,4 +1,4 @@
-import { Forecast, ForecastInput, TrainedModel, TrainingInput } from '@solar/forecast';
+import { ForecastInput, ForecastWithPhysics, TrainedModel, TrainingInput } from '@solar/forecast';
 import { ComputeMessage, ComputeRequest, runComputeRequest } from './compute-protocol';
 import { ForecastCompute, ForecastComputeError } from './forecast-compute';
 
@@ -11,8 +11,8 @@ export class InProcessForecastCompute extends ForecastCompute {
     return (await run({ task: 'train', input }, onProgress)) as TrainedModel;
   }
 
-  async forecast(input: ForecastInput): Promise<Forecast> {
-    return (await run({ task: 'forecast', input })) as Forecast;
+  async forecast(input: ForecastInput): Promise<ForecastWithPhysics> {
+    return (await run({ task: 'forecast', input })) as ForecastWithPhysics;
   }
 }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Forecast, ForecastInput, TrainedModel, TrainingInput } from '@solar/forecast';
+import { ForecastInput, ForecastWithPhysics, TrainedModel, TrainingInput } from '@solar/forecast';
 import { ComputeMessage, ComputeRequest } from './compute-protocol';
 import { ForecastCompute, ForecastComputeError } from './forecast-compute';
 
@@ -33,8 +33,8 @@ export class WorkerThreadForecastCompute extends ForecastCompute {
     return (await this.run({ task: 'train', input }, onProgress)) as TrainedModel;
   }
 
-  async forecast(input: ForecastInput): Promise<Forecast> {
-    return (await this.run({ task: 'forecast', input })) as Forecast;
+  async forecast(input: ForecastInput): Promise<ForecastWithPhysics> {
+    return (await this.run({ task: 'forecast', input })) as ForecastWithPhysics;
   }
 
   private run(request: ComputeRequest, onProgress?: (percent: number) => void): Promise<unknown> {

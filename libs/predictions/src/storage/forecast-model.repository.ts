@@ -38,6 +38,15 @@ export class ForecastModelRepository {
     return rows[0]?.model;
   }
 
+  /** The stored model with the time of its training, as the forecast will read it. */
+  async stored(sunSourceId: string): Promise<{ model: TrainedModel; trainedAt: Date } | undefined> {
+    const rows: Array<{ model: TrainedModel; trainedAt: Date }> = await this.dataSource.query(
+      `SELECT model, trained_at AS "trainedAt" FROM forecast_models WHERE sun_source_id = $1`,
+      [sunSourceId],
+    );
+    return rows[0];
+  }
+
   async info(sunSourceId: string): Promise<ForecastModelInfo | undefined> {
     const rows: ForecastModelInfo[] = await this.dataSource.query(
       `SELECT trained_at AS "trainedAt", data_points_used AS "dataPointsUsed", metrics,

@@ -213,10 +213,10 @@ export class PredictionRunner {
 
     progress.report(30, model ? 'Forecasting' : 'Forecasting from solar physics (no trained model)');
     const input: ForecastInput = { site, model, history, weather, now };
-    const result = await this.compute.forecast(input);
+    const { forecast: result, physics } = await this.compute.forecast(input);
     progress.report(90, 'Saving the forecast');
     await this.predictions.insert(sunSourceId, jobId, result);
-    await this.keepDayAhead(jobId, sunSourceId, input, result);
+    await this.keepDayAhead(jobId, sunSourceId, input, result, physics ?? result);
     return {
       message: model ? 'Forecast ready' : 'Forecast ready (physics baseline: no trained model)',
       metrics: null,
@@ -229,18 +229,19 @@ export class PredictionRunner {
 
   /**
    * Keeps the forecast's next UTC day as that day's day-ahead forecast, beside the physics-only
-   * forecast from the same inputs, for the accuracy scores (docs/forecast-accuracy.md). The
-   * owner's forecast is stored already: a failure here is logged and does not fail the job.
+   * forecast the same computation made from the same inputs, for the accuracy scores
+   * (docs/forecast-accuracy.md). The owner's forecast is stored already: a failure here is logged
+   * and does not fail the job.
    */
   private async keepDayAhead(
     jobId: string,
     sunSourceId: string,
     input: ForecastInput,
     served: Forecast,
+    physics: Forecast,
   ): Promise<void> {
     try {
       const model = servedModelKind(input.model);
-      const physics = model === 'physics' ? served : await this.compute.forecast({ ...input, model: null });
       const day = dayAheadForecast(input.now, served, physics, input.site, input.model);
       if (!day) return;
       await this.dayAhead.keep(sunSourceId, {

@@ -121,10 +121,16 @@ export class LiveForecastModelDto {
     description:
       'The model the next forecast uses: once trained, learned, or baseline when the training held the learned ' +
       'model out because it did not beat its baseline on the last 15 % of the history for any part (the model ' +
-      'info’s servedModel says per part); else the physics-only forecast',
+      'info’s servedModel says per part); else the physics-only forecast, also for a stored model the forecast ' +
+      'cannot read (one of an older model version)',
   })
   live!: ForecastModelKind;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was trained' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it was trained; null when the physics-only forecast is live',
+  })
   trainedAt!: string | null;
 }
 
