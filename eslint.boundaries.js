@@ -55,11 +55,6 @@ const EXCEPTIONS = [
     reason: "the ingestor's e2e tests create users, sources and keys through the api's test harness",
   },
   {
-    from: 'apps/ingestor/test/support/ingestor-process.ts',
-    allow: ['bench'],
-    reason: "starts the ingestor from its sources with the bench's process helpers",
-  },
-  {
     from: 'apps/api/test/predictions.e2e-spec.ts',
     allow: ['apps/scheduler'],
     reason: "runs the scheduler's prediction jobs against the api that requests them",

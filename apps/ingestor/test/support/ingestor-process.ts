@@ -2,8 +2,7 @@ import { connect, createServer, Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@solar/config';
-import { freePort } from '@solar/testing';
-import { Child, isRunning, startNode } from '../../../../bench/support/processes';
+import { Child, freePort, isRunning, startNode } from '@solar/testing';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const BOOT_TIMEOUT_MS = 60_000;
