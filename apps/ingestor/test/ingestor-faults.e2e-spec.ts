@@ -2,11 +2,21 @@ import { connectAsync, IClientOptions } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { freePort, TestEnvironment, waitFor } from '@solar/testing';
-import { ApiWithUser, Http, listenOnLoopback, startApiWithUser } from '../../api/test/support/api-harness';
+import {
+  ApiWithUser,
+  createMqttSource,
+  freePort,
+  Http,
+  listenOnLoopback,
+  MqttSource,
+  startApiWithUser,
+  TestEnvironment,
+  waitFor,
+} from '@solar/testing';
+import { createApiApp } from './support/api-app';
 import { DeviceFleet } from './support/device-fleet';
 import { CuttableProxy, IngestorProcess } from './support/ingestor-process';
-import { createMqttSource, deviceLogin, MqttSource } from './support/mqtt-devices';
+import { deviceLogin } from './support/mqtt-devices';
 
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
 
@@ -21,7 +31,7 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
   let fleet: DeviceFleet | undefined;
 
   beforeAll(async () => {
-    harness = await startApiWithUser();
+    harness = await startApiWithUser(createApiApp);
     ({ env, http, cookie, db } = harness);
     apiPort = await listenOnLoopback(harness.app);
   });

@@ -2,11 +2,19 @@ import { connectAsync } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { TestEnvironment, waitFor } from '@solar/testing';
-import { ApiWithUser, Http, listenOnLoopback, startApiWithUser } from '../../api/test/support/api-harness';
+import {
+  ApiWithUser,
+  createMqttSource,
+  Http,
+  listenOnLoopback,
+  MqttSource,
+  startApiWithUser,
+  TestEnvironment,
+  waitFor,
+} from '@solar/testing';
+import { createApiApp } from './support/api-app';
 import { DeviceFleet } from './support/device-fleet';
 import { IngestorProcess } from './support/ingestor-process';
-import { createMqttSource, MqttSource } from './support/mqtt-devices';
 
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
 
@@ -28,7 +36,7 @@ describe('two ingestors in a shared group on Mosquitto', () => {
   let fleet: DeviceFleet | undefined;
 
   beforeAll(async () => {
-    harness = await startApiWithUser();
+    harness = await startApiWithUser(createApiApp);
     ({ env, http, cookie, db } = harness);
     apiPort = await listenOnLoopback(harness.app);
   });

@@ -10,4 +10,5 @@ export * from './fake-open-meteo';
 export * from './wait-for';
 export * from './built-apps';
 export * from './child-processes';
+export * from './api-harness';
 export * from './metrics-scrape';

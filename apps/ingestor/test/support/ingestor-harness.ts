@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { AppConfig } from '@solar/config';
-import { freePort } from '@solar/testing';
-import { ApiWithUser, listenOnLoopback, startApiWithUser } from '../../../api/test/support/api-harness';
+import { ApiWithUser, freePort, listenOnLoopback, startApiWithUser } from '@solar/testing';
 import { createIngestorApp } from '../../src/create-ingestor-app';
+import { createApiApp } from './api-app';
 
 /**
  * `startApiWithUser`, the api also listening on loopback (the ingestor asks it about devices), then
@@ -22,7 +22,7 @@ export interface IngestorWithApi extends ApiWithUser {
 export async function startIngestorWithApi(
   options: { env?: Record<string, string>; ingestorEnv?: Record<string, string> } = {},
 ): Promise<IngestorWithApi> {
-  const withApi = await startApiWithUser({ env: options.env });
+  const withApi = await startApiWithUser(createApiApp, { env: options.env });
   let ingestor: INestApplication | undefined;
   try {
     const apiPort = await listenOnLoopback(withApi.app);
