@@ -52,7 +52,7 @@ const EXCEPTIONS = [
   {
     from: 'apps/ingestor/test/support/api-app.ts',
     allow: ['apps/api'],
-    reason: "hands the ingestor's e2e tests the api's app factory, to run the real api beside the ingestor",
+    reason: "starts the real api from its app factory, for the ingestor's e2e tests that run it beside the ingestor",
   },
   {
     from: 'apps/api/test/predictions.e2e-spec.ts',

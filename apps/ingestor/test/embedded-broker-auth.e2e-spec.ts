@@ -7,17 +7,9 @@ import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import {
-  ApiWithUser,
-  createMqttSource,
-  freePort,
-  Http,
-  listenOnLoopback,
-  MqttSource,
-  startApiWithUser,
-} from '@solar/testing';
+import { createMqttSource, freePort, Http, MqttSource } from '@solar/testing';
 import { createIngestorApp } from '../src/create-ingestor-app';
-import { createApiApp } from './support/api-app';
+import { ApiOnLoopback, startApiOnLoopback } from './support/api-app';
 import { deviceLogin } from './support/mqtt-devices';
 
 /** Low enough for a test to reach, short enough to wait out. */
@@ -32,7 +24,7 @@ const closed = (client: MqttClient) => new Promise<void>((resolve) => client.onc
  * listens, so any check that went through the api would refuse every device.
  */
 describe('the embedded broker checks devices without the api', () => {
-  let api: ApiWithUser;
+  let api: ApiOnLoopback;
   let http: Http;
   let ingestor: INestApplication;
   let brokerUrl: string;
@@ -41,9 +33,8 @@ describe('the embedded broker checks devices without the api', () => {
   const devices: MqttClient[] = [];
 
   beforeAll(async () => {
-    api = await startApiWithUser(createApiApp);
+    api = await startApiOnLoopback();
     ({ http, db, cookie } = api);
-    await listenOnLoopback(api.app);
     const nowhere = await freePort();
     brokerUrl = `mqtt://127.0.0.1:${await freePort()}`;
     ingestor = await createIngestorApp(

@@ -7,11 +7,11 @@ import { connectAsync, MqttClient } from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { mqttTopic } from '@solar/domain';
-import { ApiWithUser, Http, listenOnLoopback, startApiWithUser, waitFor } from '@solar/testing';
+import { Http, waitFor } from '@solar/testing';
 import { createIngestorApp } from '../src/create-ingestor-app';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { MessageOutcome, OutcomeCounts } from '../src/telemetry/outcome-tally';
-import { createApiApp } from './support/api-app';
+import { ApiOnLoopback, startApiOnLoopback } from './support/api-app';
 
 /** Mosquitto lets anyone publish anywhere: the intake's own checks are all that stand. */
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
@@ -136,7 +136,7 @@ const CASES: IntakeCase[] = [
  * each transport answers differs (an HTTP status and body; the ingestor's tally and a row).
  */
 describe('one intake, both transports', () => {
-  let api: ApiWithUser;
+  let api: ApiOnLoopback;
   let http: Http;
   let ingestor: INestApplication;
   let publisher: MqttClient;
@@ -146,12 +146,15 @@ describe('one intake, both transports', () => {
 
   beforeAll(async () => {
     topicPrefix = `intake-${randomBytes(4).toString('hex')}`;
-    api = await startApiWithUser(createApiApp, { env: { MQTT_TOPIC_PREFIX: topicPrefix } });
+    api = await startApiOnLoopback({ env: { MQTT_TOPIC_PREFIX: topicPrefix } });
     ({ http, db, cookie } = api);
-    const apiPort = String(await listenOnLoopback(api.app));
     // A group of its own gives this ingestor a client id of its own on the shared broker.
     ingestor = await createIngestorApp(
-      api.env.configWith({ PORT: apiPort, MQTT_URL: MOSQUITTO_URL, MQTT_SHARED_GROUP: topicPrefix }),
+      api.env.configWith({
+        PORT: String(api.apiPort),
+        MQTT_URL: MOSQUITTO_URL,
+        MQTT_SHARED_GROUP: topicPrefix,
+      }),
     );
     await ingestor.startAllMicroservices();
     publisher = await connectAsync(MOSQUITTO_URL, { reconnectPeriod: 0, connectTimeout: 5000 });

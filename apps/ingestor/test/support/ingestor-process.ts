@@ -1,3 +1,4 @@
+import { connectAsync } from 'mqtt';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -97,6 +98,15 @@ export class IngestorProcess {
       return { status: 0 };
     }
   }
+}
+
+/**
+ * Ends the session the broker at `url` keeps for `clientId` (an ingestor's, under a client id of
+ * the test's own on the shared Mosquitto): a clean connect under that id, then a disconnect.
+ */
+export async function endKeptSession(url: string, clientId: string): Promise<void> {
+  const session = await connectAsync(url, { clientId, clean: true });
+  await session.endAsync();
 }
 
 /** A TCP proxy in front of PostgreSQL that a test can cut (connections dropped, new ones refused). */
