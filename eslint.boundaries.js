@@ -50,14 +50,9 @@ const EXCEPTIONS = [
     reason: 'Jest runs global setup outside its module mapper, so the migrations are reached by path',
   },
   {
-    from: 'apps/ingestor/test/',
+    from: 'apps/ingestor/test/support/api-app.ts',
     allow: ['apps/api'],
-    reason: "the ingestor's e2e tests create users, sources and keys through the api's test harness",
-  },
-  {
-    from: 'apps/ingestor/test/support/ingestor-process.ts',
-    allow: ['bench'],
-    reason: "starts the ingestor from its sources with the bench's process helpers",
+    reason: "starts the real api from its app factory, for the ingestor's e2e tests that run it beside the ingestor",
   },
   {
     from: 'apps/api/test/predictions.e2e-spec.ts',

@@ -8,22 +8,20 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { SecretBox } from '@solar/core';
-import { databaseUrl, scrapeMetrics, TEST_REDIS_URL, waitFor } from '@solar/testing';
-import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
-import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';
 import {
   Child,
+  databaseUrl,
   freePort,
-  healthy,
   isRunning,
-  PhaseUsage,
-  round,
+  scrapeMetrics,
   startNode,
   stopChild,
-  percentile,
-  UsageMeter,
-  waitForQuiet,
-} from './support/processes';
+  TEST_REDIS_URL,
+  waitFor,
+} from '@solar/testing';
+import { DEVICE_STEP_MS, MessageKind } from './support/device-script';
+import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats } from './support/mqtt-worker';
+import { healthy, PhaseUsage, round, percentile, UsageMeter, waitForQuiet } from './support/processes';
 import { log, RunResources } from './support/run-resources';
 import { countStored, insertSources, insertUser, SeededSource, storedAmong } from './support/seed';
 import { runWebhookLoad, WebhookRunResult } from './support/webhook-load';

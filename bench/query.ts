@@ -7,17 +7,8 @@ import { parseArgs } from 'node:util';
 import { Client, Pool, PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SecretBox } from '@solar/core';
-import { databaseUrl, waitFor, withServer } from '@solar/testing';
-import {
-  freePort,
-  healthy,
-  isRunning,
-  PhaseUsage,
-  round,
-  startNode,
-  UsageMeter,
-  waitForQuiet,
-} from './support/processes';
+import { databaseUrl, freePort, isRunning, startNode, waitFor, withServer } from '@solar/testing';
+import { healthy, PhaseUsage, round, UsageMeter, waitForQuiet } from './support/processes';
 import { log, RunResources } from './support/run-resources';
 import {
   BENCH_PASSWORD,

@@ -59,6 +59,11 @@ describe('import boundaries', () => {
     {
       file: 'apps/ingestor/test/x.e2e-spec.ts',
       source: `import { a } from '../../api/test/x';`,
+      reported: true,
+    },
+    {
+      file: 'apps/ingestor/test/x.e2e-spec.ts',
+      source: `import { createMqttSource } from '@solar/testing';`,
       reported: false,
     },
     { file: 'apps/ingestor/src/x.ts', source: `import { a } from '../../api/src/x';`, reported: true },

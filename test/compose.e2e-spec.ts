@@ -151,6 +151,21 @@ function emqxConfig(compose: ComposeFile): HoconObject {
   return config;
 }
 
+/**
+ * The ports EMQX listens on, from the `bind` (`[address:]port`) of its listeners: plain MQTT (the
+ * default one when its configuration leaves it alone), MQTT over TLS, and the dashboard with the
+ * REST API.
+ */
+function emqxPorts(config: HoconObject): { mqtt: number; mqttTls?: number; dashboard?: number } {
+  const portOf = (bind: string | undefined) =>
+    bind === undefined ? undefined : Number(bind.split(':').at(-1));
+  return {
+    mqtt: portOf(hoconString(config, 'listeners.tcp.default.bind') ?? EMQX_DEFAULT_MQTT_BIND)!,
+    mqttTls: portOf(hoconString(config, 'listeners.ssl.default.bind')),
+    dashboard: portOf(hoconString(config, 'dashboard.listeners.http.bind')),
+  };
+}
+
 function httpSource(config: HoconObject, path: string): EmqxHttpSource & HoconObject {
   const source = hoconAt(config, path);
   if (!isHoconObject(source)) throw new Error(`EMQX configuration has no ${path}`);
@@ -320,9 +335,9 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
     const emqx = emqxService(compose);
     const { emqx: rest } = configOf(appNamed('api'));
     const url = new URL(rest.apiUrl!);
-    expect([url.hostname, url.port, url.pathname]).toEqual([
+    expect([url.hostname, Number(url.port), url.pathname]).toEqual([
       emqx.name,
-      hoconString(config, 'dashboard.listeners.http.bind'),
+      emqxPorts(config).dashboard,
       '/api/v5',
     ]);
     const bootstrap = emqx.configs.find(
@@ -342,8 +357,7 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
     const ingestor = configOf(appNamed('ingestor'));
     const api = configOf(appNamed('api'));
     const url = new URL(ingestor.mqtt.url);
-    const bind = hoconString(config, 'listeners.tcp.default.bind') ?? EMQX_DEFAULT_MQTT_BIND;
-    expect([url.hostname, url.port]).toEqual([emqx.name, bind.split(':').at(-1)]);
+    expect([url.hostname, Number(url.port)]).toEqual([emqx.name, emqxPorts(config).mqtt]);
     expect(emqx.ports.map(containerPort)).toContain(Number(url.port));
     expect(ingestor.mqtt.embeddedBroker).toBe(false);
     expect(ingestor.mqtt.sharedGroup).toEqual(expect.any(String));
@@ -360,9 +374,10 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
     const config = emqxConfig(compose);
     const emqx = emqxService(compose);
     const api = configOf(appNamed('api'));
+    const ports = emqxPorts(config);
     const listener = 'listeners.ssl.default';
     expect(hoconString(config, `${listener}.enable`)).toBe('true');
-    const tlsPort = Number(hoconString(config, `${listener}.bind`)?.split(':').at(-1));
+    const tlsPort = ports.mqttTls;
     expect(tlsPort).toBe(MQTT_TLS_PORT);
     // Published on every interface, as the port named in every source's connection details.
     const published = emqx.ports.map(publishedPort).find((port) => port.container === tlsPort);
@@ -388,10 +403,7 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
     }
 
     // Plain MQTT, where the key travels in clear, is published on this host only.
-    const plainPort = Number(
-      (hoconString(config, 'listeners.tcp.default.bind') ?? EMQX_DEFAULT_MQTT_BIND).split(':').at(-1),
-    );
-    expect(emqx.ports.map(publishedPort).find((port) => port.container === plainPort)?.hostIp).toBe(
+    expect(emqx.ports.map(publishedPort).find((port) => port.container === ports.mqtt)?.hostIp).toBe(
       '127.0.0.1',
     );
   });
@@ -459,7 +471,7 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
       const emqx = emqxService(deployed);
       const emqxConf = emqxConfig(deployed);
       const redisServer = new URL(TEST_REDIS_URL);
-      const mqttBind = hoconString(emqxConf, 'listeners.tcp.default.bind') ?? EMQX_DEFAULT_MQTT_BIND;
+      const emqxListens = emqxPorts(emqxConf);
 
       // The compose network on loopback: `service:port` → where it answers here.
       const closedPort = await freePort();
@@ -467,8 +479,8 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
       const network = new Map<string, string>([
         [`postgres:${IMAGE_PORTS.postgres}`, `${server.hostname}:${server.port || IMAGE_PORTS.postgres}`],
         [`redis:${IMAGE_PORTS.redis}`, `${redisServer.hostname}:${redisServer.port || IMAGE_PORTS.redis}`],
-        [`${emqx.name}:${mqttBind.split(':').at(-1)}`, `127.0.0.1:${brokerPort}`],
-        [`${emqx.name}:${hoconString(emqxConf, 'dashboard.listeners.http.bind')}`, `127.0.0.1:${closedPort}`],
+        [`${emqx.name}:${emqxListens.mqtt}`, `127.0.0.1:${brokerPort}`],
+        [`${emqx.name}:${emqxListens.dashboard}`, `127.0.0.1:${closedPort}`],
       ]);
       const ownPort = new Map<AppService, { inContainer: number; here: number }>();
       for (const app of services) {

@@ -2,22 +2,14 @@ import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
+import { Child, freePort, startNode, stopChild } from '@solar/testing';
 import type {
   FleetPublishStats,
   FleetWorkerCommand,
   FleetWorkerData,
   FleetWorkerEvent,
 } from './fleet-worker';
-import {
-  Child,
-  freePort,
-  PhaseUsage,
-  percentile,
-  round,
-  startNode,
-  stopChild,
-  UsageMeter,
-} from './processes';
+import { PhaseUsage, percentile, round, UsageMeter } from './processes';
 import { log } from './run-resources';
 import { SeededSource, storedAmong } from './seed';
 import { runWebhookLoad, WebhookRunResult } from './webhook-load';

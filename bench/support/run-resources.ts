@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { databaseUrl, dropDatabases, TEST_REDIS_URL } from '@solar/testing';
-import { Child, DEPLOYED_NODE_OPTIONS, round, stopChild } from './processes';
+import { Child, databaseUrl, dropDatabases, stopChild, TEST_REDIS_URL } from '@solar/testing';
+import { DEPLOYED_NODE_OPTIONS, round } from './processes';
 
 const started = performance.now();
 

@@ -1,6 +1,15 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, lastReadUntil, TestEnvironment } from '@solar/testing';
-import { Http, logIn, PASSWORD, signUp, startApi, uniqueEmail } from './support/api-harness';
+import {
+  createTestEnvironment,
+  Http,
+  lastReadUntil,
+  logIn,
+  PASSWORD,
+  signUp,
+  TestEnvironment,
+  uniqueEmail,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 // Each test boots extra api instances and hashes passwords: seconds on a busy machine.
 jest.setTimeout(30_000);

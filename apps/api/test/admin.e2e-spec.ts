@@ -4,8 +4,18 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { accountChangedChannel, UsersAdminService } from '@solar/domain';
 import { REDIS } from '@solar/redis';
-import { createTestEnvironment, lastReadUntil, TestEnvironment, waitFor } from '@solar/testing';
-import { Http, logIn, PASSWORD, signUp, startApi, uniqueEmail } from './support/api-harness';
+import {
+  createTestEnvironment,
+  Http,
+  lastReadUntil,
+  logIn,
+  PASSWORD,
+  signUp,
+  TestEnvironment,
+  uniqueEmail,
+  waitFor,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 // jest.config.js sets testTimeout inside the e2e project, where Jest does not read it; several
 // tests here boot extra api instances and hash passwords, which takes seconds on a busy machine.

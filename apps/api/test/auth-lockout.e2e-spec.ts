@@ -1,6 +1,14 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { Http, PASSWORD, signUp, startApi, uniqueEmail } from './support/api-harness';
+import {
+  createTestEnvironment,
+  FakeClock,
+  Http,
+  PASSWORD,
+  signUp,
+  TestEnvironment,
+  uniqueEmail,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const MINUTE = 60_000;
 const BURST = 20;

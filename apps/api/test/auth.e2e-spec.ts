@@ -5,12 +5,18 @@ import { REDIS } from '@solar/redis';
 import {
   createTestEnvironment,
   FakeClock,
+  Http,
   lastReadUntil,
-  TestEnvironment,
+  logIn,
+  PASSWORD,
+  sessionCookie,
+  signUp,
   TEST_REDIS_URL,
+  TestEnvironment,
+  uniqueEmail,
   waitFor,
 } from '@solar/testing';
-import { Http, logIn, PASSWORD, sessionCookie, signUp, startApi, uniqueEmail } from './support/api-harness';
+import { startApi } from './support/api-harness';
 
 const MINUTE = 60_000;
 const LOCKED = { success: false, message: 'Account locked. Try again later.', user: null };

@@ -2,8 +2,16 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { createTestEnvironment, seededRandom, TestEnvironment } from '@solar/testing';
-import { Http, logIn, PASSWORD, startApi, uniqueEmail } from './support/api-harness';
+import {
+  createTestEnvironment,
+  Http,
+  logIn,
+  PASSWORD,
+  seededRandom,
+  TestEnvironment,
+  uniqueEmail,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 // jest.config.js sets testTimeout inside the e2e project, where Jest does not read it.
 jest.setTimeout(30_000);

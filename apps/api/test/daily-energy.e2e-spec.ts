@@ -1,7 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import { emptyTelemetryValues, TelemetryValues, TelemetryWriter } from '@solar/telemetry';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  createWebhookSource,
+  FakeClock,
+  Http,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-12T12:00:00Z');
 const MINUTE = 60_000;

@@ -1,12 +1,7 @@
 import { Client } from 'pg';
-import { FakeClock } from '@solar/testing';
-import {
-  ApiWithUser,
-  createWebhookSource,
-  Http,
-  postTelemetry,
-  startApiWithUser,
-} from './support/api-harness';
+import { ApiWithUser, createWebhookSource, FakeClock, Http, startApiWithUser } from '@solar/testing';
+import { createApiApp } from '../src/create-api-app';
+import { postTelemetry } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const DAY = 86_400_000;
@@ -20,7 +15,7 @@ describe('downsampling', () => {
   let cookie: string;
 
   beforeAll(async () => {
-    harness = await startApiWithUser({ clock: new FakeClock(NOW) });
+    harness = await startApiWithUser(createApiApp, { clock: new FakeClock(NOW) });
     ({ http, db, cookie } = harness);
   });
 

@@ -3,8 +3,16 @@ import http from 'node:http';
 import net from 'node:net';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { createTestEnvironment, FakeClock, TestEnvironment, waitFor } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  createWebhookSource,
+  FakeClock,
+  Http,
+  signUp,
+  TestEnvironment,
+  waitFor,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 jest.setTimeout(30_000);
 

@@ -6,8 +6,16 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EXPORT_FIELDS, EXPORT_ROW_LIMIT, NUMERIC_FIELDS } from '@solar/telemetry';
-import { createTestEnvironment, FakeClock, TestEnvironment, waitFor } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  createWebhookSource,
+  FakeClock,
+  Http,
+  signUp,
+  TestEnvironment,
+  waitFor,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const TODAY = '2026-06-01';

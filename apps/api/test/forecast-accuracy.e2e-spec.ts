@@ -2,10 +2,20 @@ import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { DayAheadHour } from '@solar/forecast';
 import { InProcessForecastCompute, PredictionJobView } from '@solar/predictions';
-import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment, waitFor } from '@solar/testing';
+import {
+  createTestEnvironment,
+  FakeClock,
+  FakeOpenMeteo,
+  Http,
+  logIn,
+  signUp,
+  TestEnvironment,
+  uniqueEmail,
+  waitFor,
+} from '@solar/testing';
 import { createSchedulerApp } from '../../scheduler/src/create-scheduler-app';
 import { JobRunner } from '../../scheduler/src/jobs/job-runner';
-import { Http, logIn, signUp, startApi, uniqueEmail } from './support/api-harness';
+import { startApi } from './support/api-harness';
 
 jest.setTimeout(60_000);
 

@@ -3,8 +3,15 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { disconnectChannel, EMQX_KICK_ATTEMPTS, emqxKickKeys } from '@solar/domain';
-import { createTestEnvironment, lastReadUntil, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  Http,
+  lastReadUntil,
+  signUp,
+  TEST_REDIS_URL,
+  TestEnvironment,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const ALLOW_DEVICE = { result: 'allow', is_superuser: false };
 const DENY = { result: 'deny' };

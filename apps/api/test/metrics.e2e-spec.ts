@@ -1,6 +1,14 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, FakeClock, lastReadUntil, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  createWebhookSource,
+  FakeClock,
+  Http,
+  lastReadUntil,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const DAY = 86_400_000;

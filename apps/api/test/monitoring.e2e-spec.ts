@@ -1,9 +1,16 @@
 import { Client } from 'pg';
-import { ApiWithUser, Http, postTelemetry, startApiWithUser } from './support/api-harness';
-import { createWebhookSource } from './support/api-harness';
 import { exportedFamilyNames } from '@solar/monitoring';
-import { metricGrowth, scrapeMetrics } from '@solar/testing';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  Http,
+  metricGrowth,
+  scrapeMetrics,
+  startApiWithUser,
+} from '@solar/testing';
+import { createApiApp } from '../src/create-api-app';
 import { ApiMetricsListener } from '../src/monitoring/api-metrics-listener';
+import { postTelemetry } from './support/api-harness';
 
 const WEBHOOK_ROUTE = '/api/webhook/sunsource/:sunSourceId';
 const webhook = (outcome: string) => ({ channel: 'webhook', outcome });
@@ -17,7 +24,7 @@ describe("the api's Prometheus metrics", () => {
   let metricsUrl: string;
 
   beforeAll(async () => {
-    harness = await startApiWithUser();
+    harness = await startApiWithUser(createApiApp);
     ({ http, db, cookie } = harness);
     metricsUrl = `http://127.0.0.1:${harness.app.get(ApiMetricsListener).port}/metrics`;
   });

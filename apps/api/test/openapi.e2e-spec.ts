@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
+import { createTestEnvironment, Http, TestEnvironment } from '@solar/testing';
 import { buildOpenApiDocument } from '../src/openapi-file';
-import { Http, startApi } from './support/api-harness';
+import { startApi } from './support/api-harness';
 
 describe('OpenAPI document and HTTP defaults', () => {
   let env: TestEnvironment;

@@ -7,8 +7,16 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { BACKEND_UNAVAILABLE_MESSAGE } from '@solar/platform';
 import { NOT_STORED } from '@solar/telemetry';
-import { createTestEnvironment, freePort, TestEnvironment, waitFor } from '@solar/testing';
-import { createWebhookSource, logIn, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  createWebhookSource,
+  freePort,
+  logIn,
+  signUp,
+  TestEnvironment,
+  waitFor,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 /** Clients looping requests at once, as a modest production load. */
 const CLIENTS = 20;

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { createTestEnvironment, Http, signUp, TestEnvironment } from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const NOT_FOUND = { message: 'Power group not found' };
 

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { PredictionJobStore } from '@solar/predictions';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { createTestEnvironment, FakeClock, Http, signUp, TestEnvironment } from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const BERLIN = { latitude: 52.52, longitude: 13.4 };
 const TOO_MANY = { message: 'Too many prediction jobs in progress. Try again later.' };

@@ -13,9 +13,17 @@ import {
 import { InProcessForecastCompute, PredictionJobView } from '@solar/predictions';
 import { REDIS } from '@solar/redis';
 import { seedFromText, syntheticSeries } from '@solar/synthetic';
-import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment, waitFor } from '@solar/testing';
+import {
+  createTestEnvironment,
+  FakeClock,
+  FakeOpenMeteo,
+  Http,
+  signUp,
+  TestEnvironment,
+  waitFor,
+} from '@solar/testing';
 import { createSchedulerApp } from '../../scheduler/src/create-scheduler-app';
-import { Http, signUp, startApi } from './support/api-harness';
+import { startApi } from './support/api-harness';
 
 jest.setTimeout(30_000);
 

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import { createTestEnvironment, createWebhookSource, Http, signUp, TestEnvironment } from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const CAP = 5;
 const FULL = { message: `A source can have at most ${CAP} prices` };

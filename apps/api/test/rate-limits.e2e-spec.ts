@@ -2,8 +2,16 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createTestEnvironment, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
-import { Http, PASSWORD, sessionCookie, startApi, uniqueEmail } from './support/api-harness';
+import {
+  createTestEnvironment,
+  FakeOpenMeteo,
+  Http,
+  PASSWORD,
+  sessionCookie,
+  TestEnvironment,
+  uniqueEmail,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const PER_ADDRESS = 3;
 const PER_EMAIL = 5;

@@ -1,7 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createTestEnvironment, FakeClock, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  createWebhookSource,
+  FakeClock,
+  Http,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const SOURCE_NOT_FOUND = { message: 'Sun source not found' };

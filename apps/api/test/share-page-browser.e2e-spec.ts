@@ -6,8 +6,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { BrowserContext, chromium, ConsoleMessage, Page } from 'playwright-core';
-import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
-import { Http, listenOnLoopback, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  FakeClock,
+  FakeOpenMeteo,
+  Http,
+  listenOnLoopback,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 import { createSharedInstallation, Reading } from './support/shared-installation';
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Missing, this test fails. */

@@ -1,8 +1,15 @@
 import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
+import {
+  createTestEnvironment,
+  FakeClock,
+  FakeOpenMeteo,
+  Http,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
 import { SHARE_PAGE_STYLE_HASH } from '../src/sharing/share-page/share-page.view';
-import { Http, postTelemetry, signUp, startApi } from './support/api-harness';
+import { postTelemetry, startApi } from './support/api-harness';
 import {
   configureSharing,
   createSharedInstallation,

@@ -1,7 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  FakeClock,
+  FakeOpenMeteo,
+  Http,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const NOT_FOUND = { message: 'Not found' };

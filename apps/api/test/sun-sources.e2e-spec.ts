@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
-import { Http, logIn, signUp, startApi } from './support/api-harness';
+import { createTestEnvironment, Http, logIn, signUp, TestEnvironment } from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const ADMIN_EMAIL = 'root@example.com';
 const ADMIN_PASSWORD = 'Root-Pass-123';

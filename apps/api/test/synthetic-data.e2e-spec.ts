@@ -5,8 +5,16 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { solarPosition } from '@solar/forecast';
 import { NUMERIC_FIELDS } from '@solar/telemetry';
-import { createTestEnvironment, TEST_REDIS_URL, TestEnvironment } from '@solar/testing';
-import { Http, logIn, signUp, startApi, uniqueEmail } from './support/api-harness';
+import {
+  createTestEnvironment,
+  Http,
+  logIn,
+  signUp,
+  TEST_REDIS_URL,
+  TestEnvironment,
+  uniqueEmail,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 // jest.config.js sets testTimeout inside the e2e project, where Jest does not read it; the live
 // generator test waits for a real 10-second tick.

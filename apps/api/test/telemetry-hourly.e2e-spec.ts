@@ -10,8 +10,16 @@ import {
   TelemetryPoint,
   TelemetryWriter,
 } from '@solar/telemetry';
-import { createTestEnvironment, FakeClock, seededRandom, TestEnvironment } from '@solar/testing';
-import { createWebhookSource, Http, signUp, startApi } from './support/api-harness';
+import {
+  createTestEnvironment,
+  createWebhookSource,
+  FakeClock,
+  Http,
+  seededRandom,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const NOW = new Date('2026-06-10T12:00:00Z');
 const MINUTE = 60_000;

@@ -1,9 +1,16 @@
 import { INestApplication } from '@nestjs/common';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeClock, waitFor } from '@solar/testing';
+import {
+  ApiWithUser,
+  createWebhookSource,
+  FakeClock,
+  signUp,
+  startApiWithUser,
+  waitFor,
+} from '@solar/testing';
+import { createApiApp } from '../src/create-api-app';
 import { createSchedulerApp } from '../../scheduler/src/create-scheduler-app';
-import { ApiWithUser, createWebhookSource, signUp, startApiWithUser } from './support/api-harness';
 
 jest.setTimeout(60_000);
 
@@ -42,7 +49,7 @@ describe('POST /api/sunsourcedata/{id}/import', () => {
   const clock = new FakeClock(NOW);
 
   beforeAll(async () => {
-    api = await startApiWithUser({
+    api = await startApiWithUser(createApiApp, {
       clock,
       env: { IMPORT_MAX_BYTES: String(MAX_BYTES), IMPORT_INLINE_MAX_BYTES: String(INLINE_MAX_BYTES) },
     });

@@ -2,8 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTestEnvironment, TestEnvironment } from '@solar/testing';
-import { Http, logIn, signUp, startApi } from './support/api-harness';
+import { createTestEnvironment, Http, logIn, signUp, TestEnvironment } from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const MB = 1024 * 1024;
 

@@ -8,10 +8,12 @@ import {
   FakeForecastOptions,
   FakeOpenMeteo,
   FakeOpenMeteoMode,
+  Http,
   OpenMeteoBody,
+  signUp,
   TestEnvironment,
 } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { startApi } from './support/api-harness';
 
 /** 00:30 on 11 June in Berlin (UTC+2), still 10 June in UTC and in Honolulu (UTC-10). */
 const NOW = new Date('2026-06-10T22:30:00Z');

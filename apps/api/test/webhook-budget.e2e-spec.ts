@@ -1,13 +1,8 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { FakeClock } from '@solar/testing';
-import {
-  ApiWithUser,
-  createWebhookSource,
-  Http,
-  postTelemetry,
-  startApiWithUser,
-} from './support/api-harness';
+import { ApiWithUser, createWebhookSource, FakeClock, Http, startApiWithUser } from '@solar/testing';
+import { createApiApp } from '../src/create-api-app';
+import { postTelemetry } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -24,7 +19,7 @@ describe('webhook: the arrival budget of a source', () => {
   const clock = new FakeClock(new Date('2026-06-01T12:00:00Z'));
 
   beforeAll(async () => {
-    harness = await startApiWithUser({
+    harness = await startApiWithUser(createApiApp, {
       env: {
         SOURCE_MESSAGE_BUDGET: String(BUDGET),
         SOURCE_MESSAGE_BUDGET_WINDOW_SECONDS: String(WINDOW_SECONDS),

@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { NUMERIC_FIELDS, TEXT_FIELDS, CODE_FIELDS, TIMESTAMP_ALIASES } from '@solar/telemetry';
-import { createTestEnvironment, seededRandom, TestEnvironment } from '@solar/testing';
-import { Http, signUp, startApi } from './support/api-harness';
+import { createTestEnvironment, Http, seededRandom, signUp, TestEnvironment } from '@solar/testing';
+import { startApi } from './support/api-harness';
 
 const SEED = 20261122;
 const DOCUMENTS = 1000;

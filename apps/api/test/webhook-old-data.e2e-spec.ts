@@ -1,13 +1,15 @@
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { FakeClock, TEST_REDIS_URL } from '@solar/testing';
 import {
   ApiWithUser,
   createWebhookSource,
+  FakeClock,
   Http,
-  postTelemetry,
   startApiWithUser,
-} from './support/api-harness';
+  TEST_REDIS_URL,
+} from '@solar/testing';
+import { createApiApp } from '../src/create-api-app';
+import { postTelemetry } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };
@@ -29,7 +31,7 @@ describe('webhook: the throttle for data older than a day', () => {
   const yearAgo = clock.now().getTime() - YEAR_MS;
 
   beforeAll(async () => {
-    harness = await startApiWithUser({ clock });
+    harness = await startApiWithUser(createApiApp, { clock });
     ({ http, db, cookie } = harness);
     redis = new Redis(TEST_REDIS_URL);
   });

@@ -1,11 +1,7 @@
 import { Client } from 'pg';
-import {
-  ApiWithUser,
-  createWebhookSource,
-  Http,
-  postTelemetry,
-  startApiWithUser,
-} from './support/api-harness';
+import { ApiWithUser, createWebhookSource, Http, startApiWithUser } from '@solar/testing';
+import { createApiApp } from '../src/create-api-app';
+import { postTelemetry } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const NOT_FOUND = { message: 'Sun source not found' };
@@ -22,7 +18,7 @@ describe('webhook ingestion of a source revoked behind the cache', () => {
   let cookie: string;
 
   beforeAll(async () => {
-    harness = await startApiWithUser();
+    harness = await startApiWithUser(createApiApp);
     ({ http, db, cookie } = harness);
   });
 

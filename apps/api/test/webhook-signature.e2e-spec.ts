@@ -1,14 +1,9 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { Client } from 'pg';
-import { FakeClock } from '@solar/testing';
-import {
-  ApiWithUser,
-  BROWSER_ORIGIN,
-  createWebhookSource,
-  Http,
-  startApiWithUser,
-} from './support/api-harness';
+import { ApiWithUser, createWebhookSource, FakeClock, Http, startApiWithUser } from '@solar/testing';
+import { createApiApp } from '../src/create-api-app';
+import { BROWSER_ORIGIN } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const STALE = { message: 'Webhook timestamp outside the allowed window' };
@@ -30,7 +25,7 @@ describe('webhook signature with a timestamp', () => {
   const clock = new FakeClock(new Date('2026-06-01T12:00:00Z'));
 
   beforeAll(async () => {
-    harness = await startApiWithUser({ clock });
+    harness = await startApiWithUser(createApiApp, { clock });
     ({ http, db, cookie } = harness);
   });
 

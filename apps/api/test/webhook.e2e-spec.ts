@@ -6,12 +6,16 @@ import { Client } from 'pg';
 import Redis from 'ioredis';
 import {
   createTestEnvironment,
+  createWebhookSource,
   FakeClock,
+  Http,
   lastReadUntil,
+  logIn,
+  signUp,
   TEST_REDIS_URL,
   TestEnvironment,
 } from '@solar/testing';
-import { createWebhookSource, Http, logIn, signUp, startApi } from './support/api-harness';
+import { startApi } from './support/api-harness';
 
 const ACCEPTED = { message: 'Data accepted', stored: true };
 const THROTTLED = { message: 'Data accepted', stored: false, reason: 'throttled' };

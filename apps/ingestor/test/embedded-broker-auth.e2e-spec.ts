@@ -7,22 +7,14 @@ import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import request from 'supertest';
-import { createTestEnvironment, freePort, TestEnvironment } from '@solar/testing';
-import { createApiApp } from '../../api/src/create-api-app';
-import { Http, signUp } from '../../api/test/support/api-harness';
+import { createMqttSource, freePort, Http, MqttSource } from '@solar/testing';
 import { createIngestorApp } from '../src/create-ingestor-app';
+import { ApiOnLoopback, startApiOnLoopback } from './support/api-app';
+import { deviceLogin } from './support/mqtt-devices';
 
 /** Low enough for a test to reach, short enough to wait out. */
 const CONNECTS_PER_CLIENT_ID = 3;
 const CONNECT_WINDOW_MS = 2000;
-
-interface Source {
-  id: string;
-  topic: string;
-  clientId: string;
-  key: string;
-}
 
 const closed = (client: MqttClient) => new Promise<void>((resolve) => client.once('close', () => resolve()));
 
@@ -32,8 +24,7 @@ const closed = (client: MqttClient) => new Promise<void>((resolve) => client.onc
  * listens, so any check that went through the api would refuse every device.
  */
 describe('the embedded broker checks devices without the api', () => {
-  let env: TestEnvironment;
-  let api: INestApplication;
+  let api: ApiOnLoopback;
   let http: Http;
   let ingestor: INestApplication;
   let brokerUrl: string;
@@ -42,14 +33,12 @@ describe('the embedded broker checks devices without the api', () => {
   const devices: MqttClient[] = [];
 
   beforeAll(async () => {
-    env = await createTestEnvironment();
-    api = await createApiApp(env.config);
-    await api.listen(0, '127.0.0.1');
-    http = request(api.getHttpServer());
+    api = await startApiOnLoopback();
+    ({ http, db, cookie } = api);
     const nowhere = await freePort();
     brokerUrl = `mqtt://127.0.0.1:${await freePort()}`;
     ingestor = await createIngestorApp(
-      env.configWith({
+      api.env.configWith({
         PORT: String(nowhere),
         EMBEDDED_BROKER: 'true',
         MQTT_URL: brokerUrl,
@@ -58,9 +47,6 @@ describe('the embedded broker checks devices without the api', () => {
       }),
     );
     await ingestor.startAllMicroservices();
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
   });
 
   afterEach(async () => {
@@ -70,24 +56,9 @@ describe('the embedded broker checks devices without the api', () => {
   afterAll(async () => {
     await ingestor?.close();
     await api?.close();
-    await db?.end();
-    await env?.teardown();
   });
 
-  async function createSource(): Promise<Source> {
-    const response = await http
-      .post('/api/sunsources')
-      .set('Cookie', cookie)
-      .send({ name: 'Checked in process', connectionType: 'MQTT' })
-      .expect(201);
-    const details = response.body.connectionDetails as Record<string, string>;
-    return {
-      id: response.body.id,
-      topic: details.mqttTopic,
-      clientId: details.mqttClientId,
-      key: details.mqttApiKey,
-    };
-  }
+  const createSource = () => createMqttSource(http, cookie, 'Checked in process');
 
   async function connect(options: IClientOptions): Promise<MqttClient> {
     const device = await connectAsync(brokerUrl, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
@@ -96,8 +67,7 @@ describe('the embedded broker checks devices without the api', () => {
     return device;
   }
 
-  const connectDevice = (source: Source, key = source.key) =>
-    connect({ clientId: source.clientId, username: source.clientId, password: key });
+  const connectDevice = (source: MqttSource, key = source.key) => connect(deviceLogin(source, key));
 
   const storedSoc = async (sunSourceId: string) =>
     (

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from '@solar/testing';
+import { createMqttSource, freePort, waitFor } from '@solar/testing';
 import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
-import { createMqttSource, deviceLogin, MqttClients } from './support/mqtt-devices';
+import { deviceLogin, MqttClients } from './support/mqtt-devices';
 
 /** A self-signed P-256 certificate for 127.0.0.1 and localhost, valid one day, in `dir`. */
 function selfSignedCertificate(dir: string): { cert: string; key: string } {

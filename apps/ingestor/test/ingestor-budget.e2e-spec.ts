@@ -3,11 +3,11 @@ jest.mock('aedes', () =>
 );
 
 import { MqttClient } from 'mqtt';
-import { waitFor } from '@solar/testing';
+import { createMqttSource, waitFor } from '@solar/testing';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { OutcomeCounts } from '../src/telemetry/outcome-tally';
 import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
-import { createMqttSource, deviceLogin, MqttClients } from './support/mqtt-devices';
+import { deviceLogin, MqttClients } from './support/mqtt-devices';
 
 const BUDGET = 5;
 

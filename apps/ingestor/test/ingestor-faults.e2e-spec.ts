@@ -1,29 +1,20 @@
-import { connectAsync, IClientOptions } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'pg';
-import { freePort, TestEnvironment, waitFor } from '@solar/testing';
-import { ApiWithUser, Http, listenOnLoopback, startApiWithUser } from '../../api/test/support/api-harness';
-import { DeviceFleet } from './support/device-fleet';
-import { CuttableProxy, IngestorProcess } from './support/ingestor-process';
-import { createMqttSource, deviceLogin, MqttSource } from './support/mqtt-devices';
+import { freePort, MqttSource, waitFor } from '@solar/testing';
+import { ApiOnLoopback, startApiOnLoopback } from './support/api-app';
+import { allStored, createMqttSources, DeviceFleet, missing, storedOf } from './support/device-fleet';
+import { CuttableProxy, endKeptSession, IngestorProcess } from './support/ingestor-process';
+import { deviceLogin } from './support/mqtt-devices';
 
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
 
 describe('the ingestor under faults: acknowledged after the write, bounded in flight', () => {
-  let harness: ApiWithUser;
-  let env: TestEnvironment;
-  let apiPort: number;
-  let http: Http;
-  let cookie: string;
-  let db: Client;
+  let api: ApiOnLoopback;
   let ingestor: IngestorProcess | undefined;
   let fleet: DeviceFleet | undefined;
 
   beforeAll(async () => {
-    harness = await startApiWithUser();
-    ({ env, http, cookie, db } = harness);
-    apiPort = await listenOnLoopback(harness.app);
+    api = await startApiOnLoopback();
   });
 
   afterEach(async () => {
@@ -34,60 +25,26 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
   });
 
   afterAll(async () => {
-    await harness?.close();
+    await api?.close();
   });
 
-  async function createSources(n: number): Promise<MqttSource[]> {
-    const sources: MqttSource[] = [];
-    for (let i = 0; i < n; i += 1) sources.push(await createMqttSource(http, cookie, `fault source ${i}`));
-    return sources;
-  }
-
-  async function storedOf(sources: MqttSource[]): Promise<Set<string>> {
-    const result = await db.query<{ sun_source_id: string; ts: Date }>(
-      'SELECT sun_source_id, ts FROM telemetry WHERE sun_source_id = ANY($1)',
-      [sources.map((source) => source.id)],
-    );
-    return new Set(result.rows.map((row) => `${row.sun_source_id}|${row.ts.getTime()}`));
-  }
-
-  const missing = (wanted: Set<string>, stored: Set<string>) => [...wanted].filter((key) => !stored.has(key));
-
-  function connectDevices(
-    sources: MqttSource[],
-    url: string,
-    topicOf: (source: MqttSource) => string,
-    credentials: (source: MqttSource) => IClientOptions,
-  ) {
-    return Promise.all(
-      sources.map(async (source) => ({
-        client: await connectAsync(url, {
-          reconnectPeriod: 200,
-          connectTimeout: 5000,
-          ...credentials(source),
-        }),
-        sourceId: source.id,
-        topic: topicOf(source),
-      })),
-    );
-  }
+  const createSources = (n: number) => createMqttSources(api, n, 'fault source');
+  const storedKeys = async (sources: MqttSource[]) => (await storedOf(api.db, sources)).keys;
 
   /** Devices of the embedded broker: each with its own source's credentials. */
-  async function embeddedFleet(sources: MqttSource[], brokerUrl: string): Promise<DeviceFleet> {
-    const devices = await connectDevices(
+  const embeddedFleet = (sources: MqttSource[], brokerUrl: string) =>
+    DeviceFleet.connect(
       sources,
       brokerUrl,
       (source) => `solar/sources/${source.id}/data`,
       (source) => deviceLogin(source),
     );
-    return new DeviceFleet(devices);
-  }
 
   it('SIGKILL under load with the embedded broker: every acknowledged message is stored', async () => {
     const sources = await createSources(10);
     const brokerUrl = `mqtt://127.0.0.1:${await freePort()}`;
-    ingestor = await IngestorProcess.create(env.config, {
-      PORT: String(apiPort),
+    ingestor = await IngestorProcess.create(api.env.config, {
+      PORT: String(api.apiPort),
       EMBEDDED_BROKER: 'true',
       MQTT_URL: brokerUrl,
     });
@@ -102,7 +59,7 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
     fleet.stop();
     await fleet.settled(10_000);
 
-    const stored = await storedOf(sources);
+    const stored = await storedKeys(sources);
     const lost = missing(fleet.acknowledged, stored);
     console.log(
       `embedded broker, SIGKILL: sent ${fleet.sent.size}, acknowledged ${fleet.acknowledged.size} ` +
@@ -115,24 +72,23 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
   it('SIGKILL under load through Mosquitto: every message Mosquitto accepted is stored', async () => {
     const sources = await createSources(5);
     const prefix = `faults${randomBytes(4).toString('hex')}`;
-    ingestor = await IngestorProcess.create(env.config, {
-      PORT: String(apiPort),
+    ingestor = await IngestorProcess.create(api.env.config, {
+      PORT: String(api.apiPort),
       EMBEDDED_BROKER: 'false',
       MQTT_URL: MOSQUITTO_URL,
       MQTT_TOPIC_PREFIX: prefix,
     });
     try {
       await ingestor.start();
-      const devices = await connectDevices(
+      fleet = await DeviceFleet.connect(
         sources,
         MOSQUITTO_URL,
         (source) => `${prefix}/sources/${source.id}/data`,
         () => ({ clientId: `${prefix}-device-${randomBytes(3).toString('hex')}` }),
       );
-      fleet = new DeviceFleet(devices);
       // The subscription is in place once a first message is stored.
       fleet.publish(1);
-      await waitFor(async () => (await storedOf(sources)).size === 1, 'the first message stored');
+      await waitFor(async () => (await storedKeys(sources)).size === 1, 'the first message stored');
       fleet.publishAt(150);
       await sleep(2500);
       await ingestor.kill('SIGKILL');
@@ -143,13 +99,9 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
       await fleet.settled(5000);
       await ingestor.start();
       // Redelivered messages are still being stored: wait for them, then judge below.
-      await waitFor(
-        async () => missing(fleet!.acknowledged, await storedOf(sources)).length === 0,
-        'every accepted message stored',
-        10_000,
-      ).catch(() => undefined);
+      await allStored(api.db, sources, fleet.acknowledged, 10_000);
 
-      const stored = await storedOf(sources);
+      const stored = await storedKeys(sources);
       const lost = missing(fleet.acknowledged, stored);
       console.log(
         `Mosquitto, SIGKILL: sent ${fleet.sent.size}, accepted by Mosquitto ${fleet.acknowledged.size}, ` +
@@ -160,22 +112,18 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
     } finally {
       await ingestor.kill();
       // Ends the ingestor's kept session on the shared broker.
-      const session = await connectAsync(MOSQUITTO_URL, {
-        clientId: `solar-ingestor-${prefix}`,
-        clean: true,
-      });
-      await session.endAsync();
+      await endKeptSession(MOSQUITTO_URL, `solar-ingestor-${prefix}`);
     }
   }, 120_000);
 
   it('PostgreSQL cut while devices publish: in flight stays under the cap, nothing acknowledged early, all stored after', async () => {
     const sources = await createSources(10);
     const brokerUrl = `mqtt://127.0.0.1:${await freePort()}`;
-    const database = new URL(env.config.databaseUrl);
+    const database = new URL(api.env.config.databaseUrl);
     const proxy = await CuttableProxy.start(Number(database.port || 5432), database.hostname);
     database.port = String(proxy.port);
-    ingestor = await IngestorProcess.create(env.config, {
-      PORT: String(apiPort),
+    ingestor = await IngestorProcess.create(api.env.config, {
+      PORT: String(api.apiPort),
       EMBEDDED_BROKER: 'true',
       MQTT_URL: brokerUrl,
       DATABASE_URL: database.toString(),
@@ -201,7 +149,7 @@ describe('the ingestor under faults: acknowledged after the write, bounded in fl
       proxy.reopen();
       await fleet.settled(20_000);
 
-      const stored = await storedOf(sources);
+      const stored = await storedKeys(sources);
       const maxInFlight = Math.max(...seen.map((health) => health.inFlight ?? Number.NaN));
       console.log(
         `PostgreSQL cut: sent ${fleet.sent.size}, acknowledged during the outage ${acknowledgedDuringOutage}, ` +

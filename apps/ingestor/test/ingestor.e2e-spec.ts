@@ -6,12 +6,19 @@ import { IClientOptions, MqttClient } from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DeviceAuthService, ingestorCredentials } from '@solar/domain';
-import { waitFor } from '@solar/testing';
-import { createWebhookSource, Http, logIn, signUp } from '../../api/test/support/api-harness';
+import {
+  createMqttSource,
+  createWebhookSource,
+  Http,
+  logIn,
+  MqttSource,
+  signUp,
+  waitFor,
+} from '@solar/testing';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { OutcomeCounts } from '../src/telemetry/outcome-tally';
 import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
-import { createMqttSource, deviceLogin, MqttClients, MqttSource } from './support/mqtt-devices';
+import { deviceLogin, MqttClients } from './support/mqtt-devices';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

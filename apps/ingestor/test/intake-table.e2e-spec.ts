@@ -5,16 +5,13 @@ jest.mock('aedes', () =>
 import { INestApplication } from '@nestjs/common';
 import { connectAsync, MqttClient } from 'mqtt';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import request from 'supertest';
 import { mqttTopic } from '@solar/domain';
-import { createTestEnvironment, TestEnvironment, waitFor } from '@solar/testing';
-import { createApiApp } from '../../api/src/create-api-app';
-import { Http, signUp } from '../../api/test/support/api-harness';
+import { Http, waitFor } from '@solar/testing';
 import { createIngestorApp } from '../src/create-ingestor-app';
 import { MqttTelemetryConsumer } from '../src/telemetry/mqtt-telemetry-consumer.service';
 import { MessageOutcome, OutcomeCounts } from '../src/telemetry/outcome-tally';
+import { ApiOnLoopback, startApiOnLoopback } from './support/api-app';
 
 /** Mosquitto lets anyone publish anywhere: the intake's own checks are all that stand. */
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
@@ -139,8 +136,7 @@ const CASES: IntakeCase[] = [
  * each transport answers differs (an HTTP status and body; the ingestor's tally and a row).
  */
 describe('one intake, both transports', () => {
-  let env: TestEnvironment;
-  let api: INestApplication;
+  let api: ApiOnLoopback;
   let http: Http;
   let ingestor: INestApplication;
   let publisher: MqttClient;
@@ -150,28 +146,24 @@ describe('one intake, both transports', () => {
 
   beforeAll(async () => {
     topicPrefix = `intake-${randomBytes(4).toString('hex')}`;
-    env = await createTestEnvironment({ MQTT_TOPIC_PREFIX: topicPrefix });
-    api = await createApiApp(env.config);
-    await api.listen(0, '127.0.0.1');
-    http = request(api.getHttpServer());
-    const apiPort = String((api.getHttpServer().address() as AddressInfo).port);
+    api = await startApiOnLoopback({ env: { MQTT_TOPIC_PREFIX: topicPrefix } });
+    ({ http, db, cookie } = api);
     // A group of its own gives this ingestor a client id of its own on the shared broker.
     ingestor = await createIngestorApp(
-      env.configWith({ PORT: apiPort, MQTT_URL: MOSQUITTO_URL, MQTT_SHARED_GROUP: topicPrefix }),
+      api.env.configWith({
+        PORT: String(api.apiPort),
+        MQTT_URL: MOSQUITTO_URL,
+        MQTT_SHARED_GROUP: topicPrefix,
+      }),
     );
     await ingestor.startAllMicroservices();
     publisher = await connectAsync(MOSQUITTO_URL, { reconnectPeriod: 0, connectTimeout: 5000 });
-    db = new Client({ connectionString: env.config.databaseUrl });
-    await db.connect();
-    ({ cookie } = await signUp(http, env.mail));
   });
 
   afterAll(async () => {
     await publisher?.endAsync(true);
     await ingestor?.close();
     await api?.close();
-    await db?.end();
-    await env?.teardown();
   });
 
   async function createSource(type: Transport): Promise<{ id: string; secret: string }> {

@@ -4,9 +4,9 @@ jest.mock('aedes', () =>
 
 import { AddressInfo } from 'node:net';
 import { exportedFamilyNames } from '@solar/monitoring';
-import { metricGrowth, scrapeMetrics, waitFor } from '@solar/testing';
+import { createMqttSource, metricGrowth, scrapeMetrics, waitFor } from '@solar/testing';
 import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
-import { createMqttSource, deviceLogin, MqttClients } from './support/mqtt-devices';
+import { deviceLogin, MqttClients } from './support/mqtt-devices';
 
 const mqtt = (outcome: string) => ({ channel: 'mqtt', outcome });
 

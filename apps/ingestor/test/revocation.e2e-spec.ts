@@ -5,10 +5,10 @@ jest.mock('aedes', () =>
 import { INestApplication } from '@nestjs/common';
 import { connectAsync, MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '@solar/testing';
+import { createMqttSource, MqttSource, waitFor } from '@solar/testing';
 import { createIngestorApp } from '../src/create-ingestor-app';
 import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harness';
-import { createMqttSource, deviceLogin, MqttSource } from './support/mqtt-devices';
+import { deviceLogin } from './support/mqtt-devices';
 
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
 /** How often the device publishes, and how far apart its (fake) timestamps are: past the throttle. */

@@ -1,12 +1,9 @@
-import { connectAsync } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'pg';
-import { TestEnvironment, waitFor } from '@solar/testing';
-import { ApiWithUser, Http, listenOnLoopback, startApiWithUser } from '../../api/test/support/api-harness';
-import { DeviceFleet } from './support/device-fleet';
-import { IngestorProcess } from './support/ingestor-process';
-import { createMqttSource, MqttSource } from './support/mqtt-devices';
+import { MqttSource, waitFor } from '@solar/testing';
+import { ApiOnLoopback, startApiOnLoopback } from './support/api-app';
+import { allStored, createMqttSources, DeviceFleet, missing, storedOf } from './support/device-fleet';
+import { endKeptSession, IngestorProcess } from './support/ingestor-process';
 
 const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
 
@@ -17,20 +14,13 @@ const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
  * broker, and ends the sessions it leaves there.
  */
 describe('two ingestors in a shared group on Mosquitto', () => {
-  let harness: ApiWithUser;
-  let env: TestEnvironment;
-  let apiPort: number;
-  let http: Http;
-  let cookie: string;
-  let db: Client;
+  let api: ApiOnLoopback;
   let prefix: string;
   let ingestors: IngestorProcess[] = [];
   let fleet: DeviceFleet | undefined;
 
   beforeAll(async () => {
-    harness = await startApiWithUser();
-    ({ env, http, cookie, db } = harness);
-    apiPort = await listenOnLoopback(harness.app);
+    api = await startApiOnLoopback();
   });
 
   beforeEach(() => {
@@ -43,21 +33,18 @@ describe('two ingestors in a shared group on Mosquitto', () => {
     await Promise.all(ingestors.map((ingestor) => ingestor.kill()));
     ingestors = [];
     // Ends the kept sessions on the shared broker (it persists them).
-    for (const clientId of [clientIdOf('a'), clientIdOf('b')]) {
-      const session = await connectAsync(MOSQUITTO_URL, { clientId, clean: true });
-      await session.endAsync();
-    }
+    for (const clientId of [clientIdOf('a'), clientIdOf('b')]) await endKeptSession(MOSQUITTO_URL, clientId);
   });
 
   afterAll(async () => {
-    await harness?.close();
+    await api?.close();
   });
 
   const clientIdOf = (replica: string) => `${prefix}-ingestor-${replica}`;
 
   async function startReplica(replica: string): Promise<IngestorProcess> {
-    const ingestor = await IngestorProcess.create(env.config, {
-      PORT: String(apiPort),
+    const ingestor = await IngestorProcess.create(api.env.config, {
+      PORT: String(api.apiPort),
       EMBEDDED_BROKER: 'false',
       MQTT_URL: MOSQUITTO_URL,
       MQTT_TOPIC_PREFIX: prefix,
@@ -71,40 +58,20 @@ describe('two ingestors in a shared group on Mosquitto', () => {
   }
 
   async function sourcesWithFleet(n: number): Promise<{ sources: MqttSource[]; fleet: DeviceFleet }> {
-    const sources: MqttSource[] = [];
-    for (let i = 0; i < n; i += 1) sources.push(await createMqttSource(http, cookie, `shared source ${i}`));
-    const devices = await Promise.all(
-      sources.map(async (source) => ({
-        client: await connectAsync(MOSQUITTO_URL, {
-          clientId: `${prefix}-device-${randomBytes(3).toString('hex')}`,
-          reconnectPeriod: 200,
-          connectTimeout: 5000,
-        }),
-        sourceId: source.id,
-        topic: `${prefix}/sources/${source.id}/data`,
-      })),
+    const sources = await createMqttSources(api, n, 'shared source');
+    const devices = await DeviceFleet.connect(
+      sources,
+      MOSQUITTO_URL,
+      (source) => `${prefix}/sources/${source.id}/data`,
+      () => ({ clientId: `${prefix}-device-${randomBytes(3).toString('hex')}` }),
     );
-    return { sources, fleet: new DeviceFleet(devices) };
+    return { sources, fleet: devices };
   }
-
-  /** Rows of these sources: every one, and one per (source, timestamp). */
-  async function storedOf(sources: MqttSource[]): Promise<{ rows: number; keys: Set<string> }> {
-    const result = await db.query<{ sun_source_id: string; ts: Date }>(
-      'SELECT sun_source_id, ts FROM telemetry WHERE sun_source_id = ANY($1)',
-      [sources.map((source) => source.id)],
-    );
-    return {
-      rows: result.rows.length,
-      keys: new Set(result.rows.map((row) => `${row.sun_source_id}|${row.ts.getTime()}`)),
-    };
-  }
-
-  const missing = (wanted: Set<string>, stored: Set<string>) => [...wanted].filter((key) => !stored.has(key));
 
   /** Both subscriptions are in place once a few messages in a row have been stored. */
   async function warmUp(sources: MqttSource[], devices: DeviceFleet): Promise<void> {
     devices.publish(4);
-    await waitFor(async () => (await storedOf(sources)).rows === 4, 'the first messages stored');
+    await waitFor(async () => (await storedOf(api.db, sources)).rows === 4, 'the first messages stored');
   }
 
   it('split one stream: every message stored exactly once, by both', async () => {
@@ -117,14 +84,14 @@ describe('two ingestors in a shared group on Mosquitto', () => {
     devices.stop();
     await devices.settled(10_000);
     await waitFor(
-      async () => (await storedOf(sources)).rows >= devices.sent.size,
+      async () => (await storedOf(api.db, sources)).rows >= devices.sent.size,
       'every message stored',
       20_000,
     ).catch(() => undefined);
     // SIGTERM: each logs what it stored.
     await Promise.all([a.kill('SIGTERM'), b.kill('SIGTERM')]);
 
-    const stored = await storedOf(sources);
+    const stored = await storedOf(api.db, sources);
     console.log(
       `shared group, two ingestors: sent ${devices.sent.size}, rows ${stored.rows}, ` +
         `stored by a ${a.storedCount()}, by b ${b.storedCount()}`,
@@ -156,13 +123,9 @@ describe('two ingestors in a shared group on Mosquitto', () => {
     await sleep(1000);
     devices.stop();
     await devices.settled(10_000);
-    await waitFor(
-      async () => missing(devices.acknowledged, (await storedOf(sources)).keys).length === 0,
-      'every accepted message stored',
-      20_000,
-    ).catch(() => undefined);
+    await allStored(api.db, sources, devices.acknowledged, 20_000);
 
-    const stored = await storedOf(sources);
+    const stored = await storedOf(api.db, sources);
     const lost = missing(devices.acknowledged, stored.keys);
     console.log(
       `shared group, SIGKILL of one of two: sent ${devices.sent.size}, accepted by Mosquitto ` +
@@ -188,14 +151,10 @@ describe('two ingestors in a shared group on Mosquitto', () => {
     await sleep(1500);
     devices.stop();
     await devices.settled(10_000);
-    await waitFor(
-      async () => missing(devices.acknowledged, (await storedOf(sources)).keys).length === 0,
-      'every accepted message stored',
-      20_000,
-    ).catch(() => undefined);
+    await allStored(api.db, sources, devices.acknowledged, 20_000);
     await b.kill('SIGTERM');
 
-    const stored = await storedOf(sources);
+    const stored = await storedOf(api.db, sources);
     const lost = missing(devices.acknowledged, stored.keys);
     console.log(
       `shared group, SIGTERM of one of two: sent ${devices.sent.size}, accepted by Mosquitto ` +

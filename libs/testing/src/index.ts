@@ -9,4 +9,6 @@ export * from './test-redis';
 export * from './fake-open-meteo';
 export * from './wait-for';
 export * from './built-apps';
+export * from './child-processes';
+export * from './api-harness';
 export * from './metrics-scrape';

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { Http, postTelemetry } from './api-harness';
+import { Http } from '@solar/testing';
+import { postTelemetry } from './api-harness';
 
 const MINUTE = 60_000;
 

@@ -1,5 +1,7 @@
-import { MqttClient } from 'mqtt';
+import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { ApiWithUser, createMqttSource, MqttSource, waitFor } from '@solar/testing';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -17,6 +19,30 @@ export class DeviceFleet {
   private readonly start = Date.now() - 6 * HOUR_MS;
 
   constructor(private readonly devices: Array<{ client: MqttClient; sourceId: string; topic: string }>) {}
+
+  /**
+   * One device per source, connected to `url` with `credentials` (reconnecting 200 ms after a
+   * drop), publishing on `topicOf(source)`.
+   */
+  static async connect(
+    sources: MqttSource[],
+    url: string,
+    topicOf: (source: MqttSource) => string,
+    credentials: (source: MqttSource) => IClientOptions,
+  ): Promise<DeviceFleet> {
+    const devices = await Promise.all(
+      sources.map(async (source) => ({
+        client: await connectAsync(url, {
+          reconnectPeriod: 200,
+          connectTimeout: 5000,
+          ...credentials(source),
+        }),
+        sourceId: source.id,
+        topic: topicOf(source),
+      })),
+    );
+    return new DeviceFleet(devices);
+  }
 
   /** `perSecond` messages in all, in ticks of 20 ms, round robin over the devices. */
   publishAt(perSecond: number): void {
@@ -63,4 +89,47 @@ export class DeviceFleet {
       .finally(() => this.pending.delete(published));
     this.pending.add(published);
   }
+}
+
+/** `n` MQTT sources of the api's user, made one after the other: `${label} 0`, `${label} 1`, ... */
+export async function createMqttSources(api: ApiWithUser, n: number, label: string): Promise<MqttSource[]> {
+  const sources: MqttSource[] = [];
+  for (let i = 0; i < n; i += 1) sources.push(await createMqttSource(api.http, api.cookie, `${label} ${i}`));
+  return sources;
+}
+
+/** The rows of `sources`: every one, and one key per (source, timestamp) as `DeviceFleet` keys its messages. */
+export async function storedOf(
+  db: Client,
+  sources: MqttSource[],
+): Promise<{ rows: number; keys: Set<string> }> {
+  const result = await db.query<{ sun_source_id: string; ts: Date }>(
+    'SELECT sun_source_id, ts FROM telemetry WHERE sun_source_id = ANY($1)',
+    [sources.map((source) => source.id)],
+  );
+  return {
+    rows: result.rows.length,
+    keys: new Set(result.rows.map((row) => `${row.sun_source_id}|${row.ts.getTime()}`)),
+  };
+}
+
+/** The keys of `wanted` that `stored` lacks. */
+export const missing = (wanted: Set<string>, stored: Set<string>) =>
+  [...wanted].filter((key) => !stored.has(key));
+
+/**
+ * Waits until every key of `wanted` is stored (messages a broker redelivers are still being
+ * written), at most `timeoutMs`: the test then judges what was stored either way.
+ */
+export async function allStored(
+  db: Client,
+  sources: MqttSource[],
+  wanted: Set<string>,
+  timeoutMs: number,
+): Promise<void> {
+  await waitFor(
+    async () => missing(wanted, (await storedOf(db, sources)).keys).length === 0,
+    'every accepted message stored',
+    timeoutMs,
+  ).catch(() => undefined);
 }

@@ -1,16 +1,15 @@
 import { INestApplication } from '@nestjs/common';
 import { AppConfig } from '@solar/config';
 import { freePort } from '@solar/testing';
-import { ApiWithUser, listenOnLoopback, startApiWithUser } from '../../../api/test/support/api-harness';
 import { createIngestorApp } from '../../src/create-ingestor-app';
+import { ApiOnLoopback, startApiOnLoopback } from './api-app';
 
 /**
- * `startApiWithUser`, the api also listening on loopback (the ingestor asks it about devices), then
- * the ingestor in this process with its embedded broker on a free port. The test file must load
- * aedes through `jest.mock('aedes', ...)` and `./native-aedes`, as every such file here does.
+ * `startApiOnLoopback`, then the ingestor in this process with its embedded broker on a free
+ * port. The test file must load aedes through `jest.mock('aedes', ...)` and `./native-aedes`, as
+ * every such file here does.
  */
-export interface IngestorWithApi extends ApiWithUser {
-  apiPort: number;
+export interface IngestorWithApi extends ApiOnLoopback {
   ingestor: INestApplication;
   ingestorConfig: AppConfig;
   brokerUrl: string;
@@ -22,13 +21,12 @@ export interface IngestorWithApi extends ApiWithUser {
 export async function startIngestorWithApi(
   options: { env?: Record<string, string>; ingestorEnv?: Record<string, string> } = {},
 ): Promise<IngestorWithApi> {
-  const withApi = await startApiWithUser({ env: options.env });
+  const withApi = await startApiOnLoopback({ env: options.env });
   let ingestor: INestApplication | undefined;
   try {
-    const apiPort = await listenOnLoopback(withApi.app);
     const brokerUrl = `mqtt://127.0.0.1:${await freePort()}`;
     const ingestorConfig = withApi.env.configWith({
-      PORT: String(apiPort),
+      PORT: String(withApi.apiPort),
       EMBEDDED_BROKER: 'true',
       MQTT_URL: brokerUrl,
       ...options.ingestorEnv,
@@ -40,7 +38,6 @@ export async function startIngestorWithApi(
     const stopIngestor = () => (stopped ??= app.close());
     return {
       ...withApi,
-      apiPort,
       ingestor,
       ingestorConfig,
       brokerUrl,

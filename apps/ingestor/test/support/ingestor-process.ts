@@ -1,9 +1,9 @@
+import { connectAsync } from 'mqtt';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '@solar/config';
-import { freePort } from '@solar/testing';
-import { Child, isRunning, startNode } from '../../../../bench/support/processes';
+import { Child, freePort, isRunning, startNode } from '@solar/testing';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const BOOT_TIMEOUT_MS = 60_000;
@@ -98,6 +98,15 @@ export class IngestorProcess {
       return { status: 0 };
     }
   }
+}
+
+/**
+ * Ends the session the broker at `url` keeps for `clientId` (an ingestor's, under a client id of
+ * the test's own on the shared Mosquitto): a clean connect under that id, then a disconnect.
+ */
+export async function endKeptSession(url: string, clientId: string): Promise<void> {
+  const session = await connectAsync(url, { clientId, clean: true });
+  await session.endAsync();
 }
 
 /** A TCP proxy in front of PostgreSQL that a test can cut (connections dropped, new ones refused). */

@@ -1,33 +1,5 @@
 import { connectAsync, IClientOptions, MqttClient } from 'mqtt';
-import { Http } from '../../../api/test/support/api-harness';
-
-/** An MQTT source's connection details, as the api gives them to its owner. */
-export interface MqttSource {
-  id: string;
-  topic: string;
-  clientId: string;
-  key: string;
-}
-
-/** Registers an MQTT source for the owner of `cookie`. */
-export async function createMqttSource(
-  http: Http,
-  cookie: string,
-  name = 'MQTT source',
-): Promise<MqttSource> {
-  const response = await http
-    .post('/api/sunsources')
-    .set('Cookie', cookie)
-    .send({ name, connectionType: 'MQTT' })
-    .expect(201);
-  const details = response.body.connectionDetails as Record<string, string>;
-  return {
-    id: response.body.id,
-    topic: details.mqttTopic,
-    clientId: details.mqttClientId,
-    key: details.mqttApiKey,
-  };
-}
+import { MqttSource } from '@solar/testing';
 
 /** What a device of `source` logs in with: its client id as username, its key (or another) as password. */
 export const deviceLogin = (source: MqttSource, key = source.key): IClientOptions => ({
