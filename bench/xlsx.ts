@@ -22,6 +22,7 @@ import {
   TelemetryExportSummary,
   toExportRow,
 } from '@solar/telemetry';
+import { NO_READINGS_BEFORE } from '../libs/telemetry/src/energy/energy-increments';
 import { writeXlsxExport } from '../libs/telemetry/src/export/xlsx-export-writer';
 import { round } from './support/processes';
 
@@ -154,6 +155,7 @@ async function runOne(writer: WriterName, rowCount: number): Promise<WriterRun> 
       to: new Date(),
       truncated: false,
       now: new Date(),
+      readingsBefore: NO_READINGS_BEFORE,
     });
   } else {
     await writeWithExceljs(rows, sink);

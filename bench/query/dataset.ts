@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { SecretBox } from '@solar/core';
 import { databaseUrl } from '@solar/testing';
-import { HOURLY_VALUE_COLUMNS, RAW_TO_HOURLY } from '../../libs/telemetry/src/storage/telemetry-hourly';
+import { HOURLY_VALUE_COLUMNS, hourlyFromRaw } from '../../libs/telemetry/src/storage/telemetry-hourly';
 import { round } from '../support/processes';
 import { insertSources } from '../support/seed';
 import { INSERT_WINDOW_SQL } from './telemetry-sql';
@@ -240,8 +240,7 @@ export async function loadTelemetry(url: string, dataset: Dataset, options: Load
     for (const { name } of partitions.rows) {
       const filled = await client.query(
         `INSERT INTO telemetry_hourly (sun_source_id, hour, ${HOURLY_VALUE_COLUMNS.join(', ')})
-         SELECT sun_source_id, date_trunc('hour', ts, 'UTC'), ${RAW_TO_HOURLY.join(', ')}
-           FROM ${name} GROUP BY 1, 2 ORDER BY 1, 2`,
+         ${hourlyFromRaw(`${name} t`)} ORDER BY 1, 2`,
       );
       rollupRows += filled.rowCount ?? 0;
     }

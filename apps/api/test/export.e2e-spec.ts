@@ -274,15 +274,17 @@ describe('export', () => {
   });
 
   describe('Summary sheet', () => {
-    it('per field count, average, minimum, maximum; energy as the sum of daily maxima over UTC days', async () => {
+    it('per field count, average, minimum, maximum; energy from the counters over UTC days', async () => {
       const source = await createSource('Summary');
       const day1 = new Date('2026-05-20T00:00:00Z').getTime();
       const day2 = day1 + DAY_MS;
+      // Day 1: 1.5 from zero, then + 2.75 and + 1.75; consumed 2, + 1, then a restart: + 2.5.
+      // Day 2: both below the day before's last reading (restarted at midnight), then rising.
       const samples: [number, object][] = [
         [day1 + 10 * 3600_000, { solarPower: 100, dailyEnergyProduced: 1.5, dailyEnergyConsumed: 2 }],
         [day1 + 14 * 3600_000, { solarPower: 300, dailyEnergyProduced: 4.25, dailyEnergyConsumed: 3 }],
         [day2 - 10_000, { stateOfCharge: 50, dailyEnergyProduced: 6, dailyEnergyConsumed: 2.5 }],
-        [day2 + 10_000, { solarPower: 0, dailyEnergyProduced: 0.1 }],
+        [day2 + 10_000, { solarPower: 0, dailyEnergyProduced: 0.1, dailyEnergyConsumed: 0.5 }],
         [day2 + 12 * 3600_000, { solarPower: 250, dailyEnergyProduced: 5.5, dailyEnergyConsumed: 4 }],
       ];
       for (const [at, body] of samples) await ingest(source, new Date(at), body);
@@ -300,12 +302,14 @@ describe('export', () => {
       expect(rows.get('First timestamp')?.[0]).toEqual(new Date(samples[0][0]));
       expect(rows.get('Last timestamp')?.[0]).toEqual(new Date(samples[4][0]));
       expect(rows.get('Energy produced (kWh)')?.[0]).toBeCloseTo(6 + 5.5, 12);
-      expect(rows.get('Energy consumed (kWh)')?.[0]).toBeCloseTo(3 + 4, 12);
+      expect(rows.get('Energy produced from')?.[0]).toBe('counter');
+      expect(rows.get('Energy consumed (kWh)')?.[0]).toBeCloseTo(5.5 + 4, 12);
       expect(rows.get('Field')).toEqual(['Unit', 'Count', 'Average', 'Minimum', 'Maximum']);
       expect(rows.get('solarPower')).toEqual(['W', 4, 162.5, 0, 300]);
       expect(rows.get('stateOfCharge')).toEqual(['%', 1, 50, 50, 50]);
       expect(rows.get('dailyEnergyProduced')?.slice(0, 2)).toEqual(['kWh', 5]);
       expect(rows.get('dailyEnergyProduced')?.[2]).toBeCloseTo((1.5 + 4.25 + 6 + 0.1 + 5.5) / 5, 12);
+      expect(rows.get('dailyEnergyConsumed')?.slice(0, 2)).toEqual(['kWh', 5]);
       expect(rows.get('gridVoltage')).toEqual(['V', 0, null, null, null]);
       expect(NUMERIC_FIELDS.every((field) => rows.has(field.name))).toBe(true);
     });

@@ -258,9 +258,11 @@ describe('metrics and telemetry data', () => {
       energyProduced: 3,
       energyConsumed: 0.5,
       sampleCount: 3,
+      energyProducedMethod: 'counter',
+      energyConsumedMethod: 'counter',
     };
 
-    it('summarizes UTC days, energy as the day’s highest counter', async () => {
+    it('summarizes UTC days, energy from the increments of the daily counters', async () => {
       const { body } = await get(`/api/sunsourcemetrics/${source.id}/daily-summary`).expect(200);
       expect(body).toEqual([
         day9,
@@ -276,9 +278,13 @@ describe('metrics and telemetry data', () => {
           voltageAvg: null,
           gridVoltageAvg: null,
           gridFreqAvg: null,
+          // Below the day before's 3: the counter restarted at midnight, 0.5 is new.
           energyProduced: 0.5,
+          // No counter, and a single load reading: no interval to integrate.
           energyConsumed: null,
           sampleCount: 1,
+          energyProducedMethod: 'counter',
+          energyConsumedMethod: null,
         },
       ]);
     });
@@ -310,6 +316,8 @@ describe('metrics and telemetry data', () => {
           energyProduced: 3.5,
           energyConsumed: 0.5,
           sampleCount: 4,
+          energyProducedMethod: 'counter',
+          energyConsumedMethod: 'counter',
         },
       ]);
     });

@@ -30,7 +30,11 @@ const measured = (date: string, energy: number, price: number, savings: number, 
   isPrediction: false,
 });
 
-/** 10 kWh on 8 June and 12 kWh on 9 June, by the day's largest dailyEnergyProduced. */
+/**
+ * 10 kWh on 8 June and 12 kWh on 9 June, from the increments of dailyEnergyProduced: 4 from zero
+ * and 6 more; on the 9th, 5 is below the 8th's last reading (the counter restarted at midnight),
+ * and 7 more.
+ */
 const TWO_DAYS = [
   { timestamp: '2026-06-08T08:00:00Z', dailyEnergyProduced: 4, solarPower: 900 },
   { timestamp: '2026-06-08T12:00:00Z', dailyEnergyProduced: 10, totalEnergyProduced: 5000 },
@@ -287,9 +291,12 @@ describe('prices and return on investment', () => {
       const source = await createSource();
       await addPrice(source.id, { pricePerKwh: 0.2, effectiveFrom: '2026-01-01' }).expect(200);
       await addPrice(source.id, { pricePerKwh: 0.3, effectiveFrom: '2026-06-08T15:00:00Z' }).expect(200);
+      // Each day's counter read just after midnight too: it restarts, so each day counts its 10.
       await send(source, [
         { timestamp: '2026-06-07T10:00:00Z', dailyEnergyProduced: 10 },
+        { timestamp: '2026-06-08T00:05:00Z', dailyEnergyProduced: 0 },
         { timestamp: '2026-06-08T10:00:00Z', dailyEnergyProduced: 10 },
+        { timestamp: '2026-06-09T00:05:00Z', dailyEnergyProduced: 0 },
         { timestamp: '2026-06-09T10:00:00Z', dailyEnergyProduced: 10 },
       ]);
       const { body } = await calculate(source.id).expect(200);
@@ -326,7 +333,7 @@ describe('prices and return on investment', () => {
 
     it('(d) without energy data: zeros, no dates, an empty breakdown', async () => {
       const source = await createSource({ initialKwhPrice: 0.25 });
-      // Telemetry without an energy counter says nothing about production.
+      // No energy counter, and a single power reading: no interval of power to integrate.
       await send(source, [{ timestamp: '2026-06-09T10:00:00Z', solarPower: 1500 }]);
       expect((await calculate(source.id).expect(200)).body).toEqual({
         totalEnergyProducedKwh: 0,
@@ -375,6 +382,36 @@ describe('prices and return on investment', () => {
         monthlyAvgSavings: 18.26,
         hasInvestmentData: true,
       });
+    });
+
+    it('(g) a day with neither counter takes its solar power over time, as the daily summary does', async () => {
+      const source = await createSource();
+      await addPrice(source.id, { pricePerKwh: 0.5, effectiveFrom: '2026-01-01' }).expect(200);
+      await send(source, [
+        { timestamp: '2026-06-08T10:00:00Z', dailyEnergyProduced: 2, solarPower: 3000 },
+        { timestamp: '2026-06-09T10:00:00Z', solarPower: 2000 },
+        { timestamp: '2026-06-09T10:10:00Z', solarPower: 4000 }, // 3 kW for 10 minutes
+        { timestamp: '2026-06-09T11:00:00Z', solarPower: 4000 }, // 50 minutes later: a gap
+      ]);
+      const { body } = await calculate(source.id).expect(200);
+      expect(body.dailyBreakdown).toEqual([
+        measured('2026-06-08', 2, 0.5, 1, 1),
+        measured('2026-06-09', 0.5, 0.5, 0.25, 1.25),
+      ]);
+      const summary = await http
+        .get(`/api/sunsourcemetrics/${source.id}/daily-summary?startTime=2026-06-08T00:00:00Z`)
+        .set('Cookie', owner.cookie)
+        .expect(200);
+      expect(
+        summary.body.map((day: Record<string, unknown>) => [
+          day.date,
+          day.energyProduced,
+          day.energyProducedMethod,
+        ]),
+      ).toEqual([
+        ['2026-06-08', 2, 'counter'],
+        ['2026-06-09', 0.5, 'power'],
+      ]);
     });
   });
 });

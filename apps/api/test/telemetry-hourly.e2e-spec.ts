@@ -1,6 +1,15 @@
 import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import { normalizeTelemetry, TelemetryPoint, TelemetryWriter } from '@solar/telemetry';
+import {
+  counterIncrement,
+  DailyEnergyTally,
+  DayEnergy,
+  normalizeTelemetry,
+  powerIncrement,
+  Reading,
+  TelemetryPoint,
+  TelemetryWriter,
+} from '@solar/telemetry';
 import {
   createTestEnvironment,
   createWebhookSource,
@@ -73,7 +82,8 @@ function roughly(value: unknown): unknown {
 }
 
 // The reference: the rollup and the query answers recomputed from the raw rows by plain GROUP BY,
-// written out here independently of the application's SQL.
+// written out here independently of the application's SQL; energy by the TypeScript rules over
+// the raw readings in time order.
 const ROLLUP_FROM_RAW = `
   SELECT sun_source_id, date_trunc('hour', ts, 'UTC') AS hour, count(*)::int AS sample_count,
          coalesce(sum(battery_voltage), 0) AS battery_voltage_sum, count(battery_voltage)::int AS battery_voltage_count,
@@ -85,9 +95,109 @@ const ROLLUP_FROM_RAW = `
          coalesce(sum(grid_frequency), 0) AS grid_frequency_sum, count(grid_frequency)::int AS grid_frequency_count,
          max(solar_power) AS max_solar_power, max(load_power) AS max_load_power,
          min(state_of_charge) AS min_state_of_charge, max(state_of_charge) AS max_state_of_charge,
-         max(daily_energy_produced) AS max_daily_energy_produced, max(daily_energy_consumed) AS max_daily_energy_consumed
+         min(ts) AS first_ts, max(ts) AS last_ts
     FROM telemetry WHERE sun_source_id = ANY($1::uuid[])
    GROUP BY 1, 2 ORDER BY 1, 2`;
+
+/** The energy fields of the raw rows, oldest first. */
+const RAW_ENERGY_READINGS = `
+  SELECT sun_source_id, ts, daily_energy_produced, daily_energy_consumed, solar_power, load_power
+    FROM telemetry WHERE sun_source_id = ANY($1::uuid[]) ORDER BY sun_source_id, ts`;
+
+interface EnergyRow {
+  sun_source_id: string;
+  ts: Date;
+  daily_energy_produced: number | null;
+  daily_energy_consumed: number | null;
+  solar_power: number | null;
+  load_power: number | null;
+}
+
+/**
+ * An hour's energy columns of the rollup, from its readings in time order and the source's
+ * readings before the hour (its openings: what the hour's first reading carries over the last
+ * reading before it).
+ */
+function hourEnergyColumns(rows: EnergyRow[], earlier: EnergyRow[]): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  const lastBefore = (field: keyof Omit<EnergyRow, 'sun_source_id' | 'ts'>) => {
+    const previous = earlier.filter((row) => row[field] !== null).pop();
+    return previous ? reading(previous, field) : undefined;
+  };
+  for (const counter of ['daily_energy_produced', 'daily_energy_consumed'] as const) {
+    const readings = rows.filter((row) => row[counter] !== null);
+    columns[`opening_${counter}`] =
+      readings.length > 0 ? counterIncrement(lastBefore(counter), reading(readings[0], counter)) : null;
+    let increase = 0;
+    readings.forEach((row, index) => {
+      if (index > 0) {
+        const previous = readings[index - 1];
+        increase += counterIncrement(
+          { at: previous.ts.getTime(), value: previous[counter]! },
+          reading(row, counter),
+        );
+      }
+    });
+    columns[`first_${counter}`] = readings[0]?.[counter] ?? null;
+    columns[`last_${counter}`] = readings[readings.length - 1]?.[counter] ?? null;
+    columns[`${counter}_increase`] = increase;
+  }
+  for (const power of ['solar_power', 'load_power'] as const) {
+    const readings = rows.filter((row) => row[power] !== null);
+    const previous = lastBefore(power);
+    columns[`opening_${power}_kwh`] =
+      readings.length > 0 && previous ? powerIncrement(previous, reading(readings[0], power)) : null;
+    let kwh: number | null = null;
+    readings.forEach((row, index) => {
+      const increment =
+        index > 0 ? powerIncrement(reading(readings[index - 1], power), reading(row, power)) : null;
+      if (increment !== null) kwh = (kwh ?? 0) + increment;
+    });
+    const [first, last] = [readings[0], readings[readings.length - 1]];
+    columns[`first_${power}_at`] = first?.ts ?? null;
+    columns[`first_${power}`] = first?.[power] ?? null;
+    columns[`last_${power}_at`] = last?.ts ?? null;
+    columns[`last_${power}`] = last?.[power] ?? null;
+    columns[`${power}_kwh`] = kwh;
+  }
+  return { ...columns, recount: false };
+}
+
+const reading = (row: EnergyRow, field: keyof Omit<EnergyRow, 'sun_source_id' | 'ts'>): Reading => ({
+  at: row.ts.getTime(),
+  value: row[field]!,
+});
+
+/** Produced and consumed energy per UTC day of the readings in [start, end], from the last ones before. */
+function energyByDay(
+  rows: EnergyRow[],
+  start: number,
+  end: number,
+): Map<string, { produced?: DayEnergy; consumed?: DayEnergy }> {
+  const before = (field: keyof Omit<EnergyRow, 'sun_source_id' | 'ts'>) => {
+    const previous = rows.filter((row) => row.ts.getTime() < start && row[field] !== null).pop();
+    return previous ? reading(previous, field) : null;
+  };
+  const produced = new DailyEnergyTally({
+    counter: before('daily_energy_produced'),
+    power: before('solar_power'),
+  });
+  const consumed = new DailyEnergyTally({
+    counter: before('daily_energy_consumed'),
+    power: before('load_power'),
+  });
+  for (const row of rows) {
+    const at = row.ts.getTime();
+    if (at < start || at > end) continue;
+    produced.add(at, row.daily_energy_produced ?? Number.NaN, row.solar_power ?? Number.NaN);
+    consumed.add(at, row.daily_energy_consumed ?? Number.NaN, row.load_power ?? Number.NaN);
+  }
+  const days = new Map<string, { produced?: DayEnergy; consumed?: DayEnergy }>();
+  const date = (day: DayEnergy) => new Date(day.day * DAY).toISOString().slice(0, 10);
+  for (const day of produced.days()) days.set(date(day), { produced: day });
+  for (const day of consumed.days()) days.set(date(day), { ...days.get(date(day)), consumed: day });
+  return days;
+}
 
 const RAW_HOURLY = `
   SELECT date_trunc('hour', ts, 'UTC') AS "timestamp",
@@ -105,9 +215,7 @@ const RAW_DAILY = `
          avg(load_power) AS "loadPowerAvg", max(load_power) AS "loadPowerMax",
          avg(state_of_charge) AS "socAvg", min(state_of_charge) AS "socMin", max(state_of_charge) AS "socMax",
          avg(battery_voltage) AS "voltageAvg", avg(grid_voltage) AS "gridVoltageAvg",
-         avg(grid_frequency) AS "gridFreqAvg",
-         max(daily_energy_produced) AS "energyProduced", max(daily_energy_consumed) AS "energyConsumed",
-         count(*)::int AS "sampleCount"
+         avg(grid_frequency) AS "gridFreqAvg", count(*)::int AS "sampleCount"
     FROM telemetry WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3
    GROUP BY date_trunc('day', ts, 'UTC') ORDER BY 1`;
 
@@ -116,15 +224,7 @@ const RAW_SUMMARY = `
          avg(solar_power) AS "avgSolarPower", max(solar_power) AS "maxSolarPower",
          avg(state_of_charge) AS "avgStateOfCharge", min(state_of_charge) AS "minStateOfCharge",
          avg(battery_voltage) AS "avgBatteryVoltage", avg(load_power) AS "avgLoadPower",
-         max(load_power) AS "maxLoadPower",
-         (SELECT coalesce(sum(m), 0) FROM (
-            SELECT max(daily_energy_produced) AS m FROM telemetry
-             WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3 GROUP BY date_trunc('day', ts, 'UTC')) d
-         ) AS "totalEnergyProduced",
-         (SELECT coalesce(sum(m), 0) FROM (
-            SELECT max(daily_energy_consumed) AS m FROM telemetry
-             WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3 GROUP BY date_trunc('day', ts, 'UTC')) d
-         ) AS "totalEnergyConsumed"
+         max(load_power) AS "maxLoadPower"
     FROM telemetry WHERE sun_source_id = $1 AND ts >= $2 AND ts <= $3`;
 
 describe('hourly rollup (telemetry_hourly) kept at ingestion time', () => {
@@ -175,7 +275,22 @@ describe('hourly rollup (telemetry_hourly) kept at ingestion time', () => {
         ids,
       ])
     ).rows;
-  const rollupFromRaw = async (ids: string[]) => (await db.query(ROLLUP_FROM_RAW, [ids])).rows;
+  const energyReadings = async (ids: string[]) =>
+    (await db.query<EnergyRow>(RAW_ENERGY_READINGS, [ids])).rows;
+
+  async function rollupFromRaw(ids: string[]): Promise<Array<Record<string, unknown>>> {
+    const readings = await energyReadings(ids);
+    const hourOf = (row: { sun_source_id: string; ts?: Date; hour?: Date }) =>
+      `${row.sun_source_id}|${Math.floor((row.ts ?? row.hour)!.getTime() / HOUR)}`;
+    const byHour = new Map<string, EnergyRow[]>();
+    for (const row of readings) byHour.set(hourOf(row), [...(byHour.get(hourOf(row)) ?? []), row]);
+    const before = (row: { sun_source_id: string; hour: Date }) =>
+      readings.filter((earlier) => earlier.sun_source_id === row.sun_source_id && earlier.ts < row.hour);
+    return (await db.query(ROLLUP_FROM_RAW, [ids])).rows.map((row) => ({
+      ...row,
+      ...hourEnergyColumns(byHour.get(hourOf(row))!, before(row)),
+    }));
+  }
 
   async function expectRollupMatchesRaw(ids: string[]): Promise<void> {
     const expected = await rollupFromRaw(ids);
@@ -291,14 +406,31 @@ describe('hourly rollup (telemetry_hourly) kept at ingestion time', () => {
         .get(`/api/sunsourcemetrics/${source.id}/daily-summary?startTime=${from}&endTime=${to}`)
         .set('Cookie', cookie)
         .expect(200);
-      const rawDays = (await db.query(RAW_DAILY, parameters)).rows;
+      const energy = energyByDay(await energyReadings([source.id]), start, end);
+      const rawDays = (await db.query(RAW_DAILY, parameters)).rows.map((row) => {
+        const { produced, consumed } = energy.get(row.date) ?? {};
+        return {
+          ...row,
+          energyProduced: produced?.kwh ?? null,
+          energyConsumed: consumed?.kwh ?? null,
+          energyProducedMethod: produced?.method ?? null,
+          energyConsumedMethod: consumed?.method ?? null,
+        };
+      });
       expect({ from, to, days: daily.body }).toEqual({ from, to, days: roughly(rawDays) });
 
       const report = await http
         .get(`/api/sunsourcedata/report/${source.id}?period=custom&startDateParam=${from}&endDateParam=${to}`)
         .set('Cookie', cookie)
         .expect(200);
-      const { dataPoints, ...summary } = (await db.query(RAW_SUMMARY, parameters)).rows[0];
+      const { dataPoints, ...figures } = (await db.query(RAW_SUMMARY, parameters)).rows[0];
+      const total = (direction: 'produced' | 'consumed') =>
+        [...energy.values()].reduce((sum, day) => sum + (day[direction]?.kwh ?? 0), 0);
+      const summary = {
+        ...figures,
+        totalEnergyProduced: total('produced'),
+        totalEnergyConsumed: total('consumed'),
+      };
       expect({ from, to, dataPoints: report.body.dataPoints, summary: report.body.summary }).toEqual({
         from,
         to,

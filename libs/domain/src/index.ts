@@ -31,6 +31,7 @@ export * from './prices/kwh-prices.service';
 export * from './prices/kwh-prices.module';
 export * from './roi/daily-energy';
 export * from './roi/latest-daily-forecast';
+export * from './roi/measured-production';
 export * from './roi/roi-summary';
 export * from './roi/roi-calculator';
 export * from './roi/roi.service';

@@ -9,6 +9,7 @@ import { CreateTelemetryHourly1764700000000 } from './1764700000000-create-telem
 import { AddUserSessionGeneration1764810000000 } from './1764810000000-add-user-session-generation';
 import { AddWeatherCoordinates1764850000000 } from './1764850000000-add-weather-coordinates';
 import { CreateDayAheadForecasts1764900000000 } from './1764900000000-create-day-ahead-forecasts';
+import { RollUpEnergyIncrements1764950000000 } from './1764950000000-roll-up-energy-increments';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   AddUserSessionGeneration1764810000000,
   AddWeatherCoordinates1764850000000,
   CreateDayAheadForecasts1764900000000,
+  RollUpEnergyIncrements1764950000000,
 ];

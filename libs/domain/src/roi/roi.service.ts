@@ -5,10 +5,11 @@ import { KwhPriceRepository } from '../prices/kwh-price.repository';
 import { SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { SUN_SOURCE_NOT_FOUND } from '../sun-sources/source-access-cache';
 import { dailyEnergy } from './daily-energy';
-import { DailyEnergyReadingsRepository } from './daily-energy-readings.repository';
 import { DAILY_FORECAST_PROVIDER, LatestDailyForecast } from './latest-daily-forecast';
+import { MEASURED_PRODUCTION, MeasuredProduction } from './measured-production';
 import { calculateRoi } from './roi-calculator';
 import { RoiSummary } from './roi-summary';
+import { TotalEnergyReadingsRepository } from './total-energy-readings.repository';
 
 /** Return on investment of a source: gathers the inputs of `calculateRoi`. */
 @Injectable()
@@ -16,7 +17,8 @@ export class RoiService {
   constructor(
     private readonly sources: SunSourceRepository,
     private readonly prices: KwhPriceRepository,
-    private readonly readings: DailyEnergyReadingsRepository,
+    private readonly totals: TotalEnergyReadingsRepository,
+    @Inject(MEASURED_PRODUCTION) private readonly measured: MeasuredProduction,
     @Inject(DAILY_FORECAST_PROVIDER) private readonly forecast: LatestDailyForecast,
     private readonly clock: Clock,
   ) {}
@@ -24,8 +26,9 @@ export class RoiService {
   async calculate(ownerId: string, sunSourceId: string): Promise<RoiSummary> {
     const source = await this.sources.findOwned(ownerId, sunSourceId);
     if (!source) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
-    const [readings, prices, forecast] = await Promise.all([
-      this.readings.ofOwnedSource(ownerId, sunSourceId),
+    const [measured, totals, prices, forecast] = await Promise.all([
+      this.measured.byDay(sunSourceId),
+      this.totals.ofOwnedSource(ownerId, sunSourceId),
       this.prices.listForOwnedSource(ownerId, sunSourceId),
       this.forecast.dailyPoints(sunSourceId),
     ]);
@@ -33,7 +36,7 @@ export class RoiService {
       currency: source.currency,
       systemCost: source.systemCost,
       maintenanceCostPerYear: source.maintenanceCostPerYear,
-      days: dailyEnergy(readings),
+      days: dailyEnergy(measured, totals),
       prices,
       forecast,
       now: this.clock.now(),

@@ -67,19 +67,41 @@ describe('TelemetryExportSummary', () => {
     expect(summary.result().lastTimestamp).toEqual(new Date(DAY1 + 9 * HOUR));
   });
 
-  it('energy: the sum over UTC days of each day’s highest daily counter', () => {
+  it('energy: per UTC day the increments of the daily counters, a drop counting as a restart', () => {
     const summary = new TelemetryExportSummary();
     const samples: [number, Partial<Record<NumericField, number>>][] = [
+      [DAY1 + 9 * HOUR, { dailyEnergyProduced: 1 }], // the day's first reading counts from zero
       [DAY1 + 10 * HOUR, { dailyEnergyProduced: 1.5, dailyEnergyConsumed: 2 }],
       [DAY1 + 14 * HOUR, { dailyEnergyProduced: 4.25, dailyEnergyConsumed: 3 }],
-      [DAY2 - 1000, { dailyEnergyProduced: 6, dailyEnergyConsumed: 2.5 }], // 23:59:59, still day 1
-      [DAY2 + 1000, { dailyEnergyProduced: 0.1 }], // the counter restarted at midnight UTC
+      [DAY2 - 1000, { dailyEnergyProduced: 6, dailyEnergyConsumed: 0.5 }], // consumed restarted: + 0.5
+      [DAY2 + 1000, { dailyEnergyProduced: 0.1, dailyEnergyConsumed: 0.2 }], // both restarted at midnight
       [DAY2 + 12 * HOUR, { dailyEnergyProduced: 5.5, dailyEnergyConsumed: 4 }],
-      [DAY1 + 9 * HOUR, { dailyEnergyProduced: 1 }], // late arrival for day 1
     ];
     for (const [at, values] of samples) summary.add(at, numbers(values));
-    expect(summary.result().energyProduced).toBe(6 + 5.5);
-    expect(summary.result().energyConsumed).toBe(3 + 4);
+    expect(summary.result()).toMatchObject({
+      energyProduced: 6 + 5.5,
+      energyProducedMethod: 'counter',
+      energyConsumed: 3.5 + 4,
+      energyConsumedMethod: 'counter',
+    });
+  });
+
+  it('energy: power over time on days without a counter reading; the readings before the range count', () => {
+    const summary = new TelemetryExportSummary({
+      produced: { counter: null, power: { at: DAY1 + 10 * HOUR - 5 * 60_000, value: 1000 } },
+      consumed: { counter: { at: DAY1 - HOUR, value: 3 }, power: null },
+    });
+    summary.add(DAY1 + 10 * HOUR, numbers({ solarPower: 2000, dailyEnergyConsumed: 1 }));
+    summary.add(DAY1 + 10 * HOUR + 10 * 60_000, numbers({ solarPower: 2000, dailyEnergyConsumed: 1.5 }));
+    summary.add(DAY2 + 10 * HOUR, numbers({ dailyEnergyProduced: 2 }));
+    expect(summary.result()).toMatchObject({
+      // Day 1: 1.5 kW for 5 minutes, then 2 kW for 10; day 2: its counter.
+      energyProduced: 1.5 / 12 + 2 / 6 + 2,
+      energyProducedMethod: 'mixed',
+      // 1 is below yesterday's 3: restarted at midnight.
+      energyConsumed: 1.5,
+      energyConsumedMethod: 'counter',
+    });
   });
 
   it('energy totals are null when no record has the counter', () => {

@@ -1,3 +1,10 @@
+import {
+  CombinedEnergyMethod,
+  combinedMethod,
+  DailyEnergyTally,
+  EnergyReadingsBefore,
+  NO_READINGS_BEFORE,
+} from '../energy/energy-increments';
 import { NUMERIC_FIELDS, NumericField } from '../telemetry-fields';
 
 export interface FieldStatistics {
@@ -15,28 +22,31 @@ export interface ExportSummary {
   recordCount: number;
   firstTimestamp: Date | null;
   lastTimestamp: Date | null;
-  /** Sum over UTC days of the day's highest `dailyEnergyProduced`; null without any value. */
+  /** kWh, the sum of the UTC days' energy (`DailyEnergyTally`); null when no day has one. */
   energyProduced: number | null;
-  /** Sum over UTC days of the day's highest `dailyEnergyConsumed`; null without any value. */
+  /** How the days' produced energy was counted: `counter`, `power`, or `mixed`. */
+  energyProducedMethod: CombinedEnergyMethod | null;
+  /** As `energyProduced`, for consumption. */
   energyConsumed: number | null;
+  energyConsumedMethod: CombinedEnergyMethod | null;
   /** Every numeric field, in field-table order. */
   fields: FieldStatistics[];
 }
 
-const DAY_MS = 86_400_000;
 // Module constants, not property reads in the loops below: this runs for every record.
 const FIELD_COUNT = NUMERIC_FIELDS.length;
-const PRODUCED = NUMERIC_FIELDS.findIndex((field) => field.name === 'dailyEnergyProduced');
-const CONSUMED = NUMERIC_FIELDS.findIndex((field) => field.name === 'dailyEnergyConsumed');
+const fieldIndex = (name: NumericField) => NUMERIC_FIELDS.findIndex((field) => field.name === name);
+const PRODUCED = fieldIndex('dailyEnergyProduced');
+const SOLAR = fieldIndex('solarPower');
+const CONSUMED = fieldIndex('dailyEnergyConsumed');
+const LOAD = fieldIndex('loadPower');
 
 /**
  * The figures of the Excel `Summary` sheet, gathered one record at a time while the records
  * stream past, so no second query and no record kept in memory: per numeric field a count,
- * sum, minimum and maximum, and per UTC day the highest daily energy counters.
- *
- * The energy totals read the devices' "today" counters, which restart every day: the day's
- * highest reading is that day's energy, and the totals add the days up. Days follow UTC, the
- * time zone of every timestamp the service keeps.
+ * sum, minimum and maximum, and the energy of each UTC day, produced and consumed, counted as the
+ * daily summary counts it (`DailyEnergyTally`). Energy needs the records in time order, which is
+ * the export's order; `before` holds the readings before the range its first records count from.
  */
 export class TelemetryExportSummary {
   private recordCount = 0;
@@ -48,11 +58,13 @@ export class TelemetryExportSummary {
   private readonly compensations = new Float64Array(FIELD_COUNT);
   private readonly minima = new Float64Array(FIELD_COUNT).fill(Number.POSITIVE_INFINITY);
   private readonly maxima = new Float64Array(FIELD_COUNT).fill(Number.NEGATIVE_INFINITY);
-  /** UTC day number → [highest dailyEnergyProduced, highest dailyEnergyConsumed] (NaN: none). */
-  private readonly days = new Map<number, [number, number]>();
-  /** The day of the latest record and its entry in `days`: records mostly come in order. */
-  private today = Number.NaN;
-  private todayHighest: [number, number] = [Number.NaN, Number.NaN];
+  private readonly produced: DailyEnergyTally;
+  private readonly consumed: DailyEnergyTally;
+
+  constructor(before: EnergyReadingsBefore = NO_READINGS_BEFORE) {
+    this.produced = new DailyEnergyTally(before.produced);
+    this.consumed = new DailyEnergyTally(before.consumed);
+  }
 
   /**
    * One record: its time (ms since the epoch) and its numbers in NUMERIC_FIELDS order, NaN
@@ -75,19 +87,8 @@ export class TelemetryExportSummary {
       if (value > this.maxima[field]) this.maxima[field] = value;
     }
 
-    const produced = numbers[PRODUCED];
-    const consumed = numbers[CONSUMED];
-    if (Number.isFinite(produced) || Number.isFinite(consumed)) {
-      const day = Math.floor(epochMs / DAY_MS);
-      if (day !== this.today) {
-        this.today = day;
-        this.todayHighest = this.days.get(day) ?? [Number.NaN, Number.NaN];
-        this.days.set(day, this.todayHighest);
-      }
-      const highest = this.todayHighest;
-      if (Number.isFinite(produced)) highest[0] = higher(highest[0], produced);
-      if (Number.isFinite(consumed)) highest[1] = higher(highest[1], consumed);
-    }
+    this.produced.add(epochMs, numbers[PRODUCED], numbers[SOLAR]);
+    this.consumed.add(epochMs, numbers[CONSUMED], numbers[LOAD]);
   }
 
   result(): ExportSummary {
@@ -95,8 +96,10 @@ export class TelemetryExportSummary {
       recordCount: this.recordCount,
       firstTimestamp: this.recordCount > 0 ? new Date(this.first) : null,
       lastTimestamp: this.recordCount > 0 ? new Date(this.last) : null,
-      energyProduced: this.total(0),
-      energyConsumed: this.total(1),
+      energyProduced: total(this.produced),
+      energyProducedMethod: combinedMethod(this.produced.days().map((day) => day.method)),
+      energyConsumed: total(this.consumed),
+      energyConsumedMethod: combinedMethod(this.consumed.days().map((day) => day.method)),
       fields: NUMERIC_FIELDS.map((definition, field) => {
         const count = this.counts[field];
         return {
@@ -110,17 +113,11 @@ export class TelemetryExportSummary {
       }),
     };
   }
-
-  private total(which: 0 | 1): number | null {
-    let total: number | null = null;
-    for (const highest of this.days.values()) {
-      if (!Number.isNaN(highest[which])) total = (total ?? 0) + highest[which];
-    }
-    return total;
-  }
 }
 
-/** The larger of two readings, where NaN stands for "no reading yet". */
-function higher(current: number, reading: number): number {
-  return Number.isNaN(current) || reading > current ? reading : current;
+/** The sum of the days' energy; null when no day has any. */
+function total(tally: DailyEnergyTally): number | null {
+  let sum: number | null = null;
+  for (const day of tally.days()) if (day.kwh !== null) sum = (sum ?? 0) + day.kwh;
+  return sum;
 }

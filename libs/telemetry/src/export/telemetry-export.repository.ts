@@ -5,6 +5,8 @@ import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { pgPool } from '@solar/database';
 import { exportRows } from '@solar/monitoring';
+import { READINGS_BEFORE, readingsBeforeOf } from '../energy/daily-energy-sql';
+import { EnergyReadingsBefore } from '../energy/energy-increments';
 import { exportSelectList } from './export-columns';
 
 /**
@@ -30,6 +32,8 @@ export interface ExportCursor {
   rows: Readable;
   /** More than `limit` records lie in the range: `rows` stops at the limit. */
   truncated: boolean;
+  /** The energy readings before the range that its first records count from. */
+  readingsBefore: EnergyReadingsBefore;
 }
 
 const RANGE_CONDITION = `t.sun_source_id = $1 AND t.ts >= $2 AND t.ts < $3`;
@@ -111,8 +115,8 @@ class ExportRowStream extends Readable {
 
 /**
  * Reads an export straight from a server-side cursor: one connection of the pool for the whole
- * export, inside a READ ONLY REPEATABLE READ transaction so that the truncation probe and the
- * cursor see one snapshot. The connection goes back to the pool when the rows have been read
+ * export, inside a READ ONLY REPEATABLE READ transaction so that the truncation probe, the energy
+ * readings before the range and the cursor see one snapshot. The connection goes back to the pool when the rows have been read
  * (COMMIT), and is closed instead when they were not (error, client gone, stalled download), so
  * that the transaction and its snapshot end at once and a connection in an unknown state is
  * never reused. The transaction's own timeouts end it on the server should the api fail to.
@@ -133,10 +137,11 @@ export class TelemetryExportRepository {
          SET LOCAL idle_in_transaction_session_timeout = ${Math.round(timeouts.idleInTransactionSeconds * 1000)}`,
       );
       const probe = await client.query(PROBE_SQL, parameters);
+      const before = await client.query(READINGS_BEFORE, [range.sunSourceId, range.from]);
       await client.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${ROWS_SQL}`, parameters);
       const rows = new ExportRowStream(client);
       this.releaseWhenDone(client, rows);
-      return { rows, truncated: (probe.rowCount ?? 0) > 0 };
+      return { rows, truncated: (probe.rowCount ?? 0) > 0, readingsBefore: readingsBeforeOf(before.rows[0]) };
     } catch (error) {
       client.release(asError(error));
       throw error;

@@ -114,7 +114,7 @@ export class TelemetryExportService {
     }
     const source = await this.access.ownedHeading(request.ownerId, request.sunSourceId);
 
-    const { rows, truncated, release } = await this.openWithinLimits(request);
+    const { rows, truncated, readingsBefore, release } = await this.openWithinLimits(request);
     rows.once('close', release);
 
     let destination: Writable | undefined;
@@ -129,7 +129,14 @@ export class TelemetryExportService {
       });
       stopWatching = closeWhenStalled(destination, this.config.limits.exportIdleSeconds * 1000);
       if (format === 'csv') await pipeline(rows, new CsvExportEncoder(), destination);
-      else await writeXlsxExport(rows, destination, { from: startDate, to: endDate, truncated, now });
+      else
+        await writeXlsxExport(rows, destination, {
+          from: startDate,
+          to: endDate,
+          truncated,
+          now,
+          readingsBefore,
+        });
     } catch (error) {
       // Break the transfer off: a response ended normally here would look complete.
       rows.destroy();

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { Readable, Writable } from 'node:stream';
+import { EnergyReadingsBefore, NO_READINGS_BEFORE } from '../energy/energy-increments';
 import { EXPORT_HEADER, toExportRow } from './export-columns';
 import { writeXlsxExport } from './xlsx-export-writer';
 
@@ -7,7 +8,11 @@ const FROM = new Date('2026-05-10T00:00:00Z');
 const TO = new Date('2026-05-11T00:00:00Z');
 const NOW = new Date('2026-06-01T12:00:00Z');
 
-async function write(rows: Readable, truncated = false): Promise<Buffer> {
+async function write(
+  rows: Readable,
+  truncated = false,
+  readingsBefore: EnergyReadingsBefore = NO_READINGS_BEFORE,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -15,7 +20,7 @@ async function write(rows: Readable, truncated = false): Promise<Buffer> {
       callback();
     },
   });
-  await writeXlsxExport(rows, destination, { from: FROM, to: TO, truncated, now: NOW });
+  await writeXlsxExport(rows, destination, { from: FROM, to: TO, truncated, now: NOW, readingsBefore });
   return Buffer.concat(chunks);
 }
 
@@ -63,12 +68,13 @@ describe('writeXlsxExport', () => {
     expect(data.rowCount).toBe(3);
   });
 
-  it('sheet Summary: range, records, truncation, timestamps, energy and the per-field table', async () => {
-    const rows = [
-      toExportRow(new Date('2026-05-10T10:00:00Z'), { solarPower: 100, dailyEnergyProduced: 2 }),
-      toExportRow(new Date('2026-05-10T11:00:00Z'), { solarPower: 300, dailyEnergyProduced: 3 }),
-    ];
-    const summary = (await load(await write(Readable.from(rows), true))).getWorksheet('Summary')!;
+  const summaryRows = () => [
+    toExportRow(new Date('2026-05-10T10:00:00Z'), { solarPower: 100, dailyEnergyProduced: 2 }),
+    toExportRow(new Date('2026-05-10T11:00:00Z'), { solarPower: 300, dailyEnergyProduced: 3 }),
+  ];
+
+  async function summaryOf(body: Buffer): Promise<Map<string, ExcelJS.CellValue[]>> {
+    const summary = (await load(body)).getWorksheet('Summary')!;
     const byLabel = new Map<string, ExcelJS.CellValue[]>();
     summary.eachRow((row) => {
       byLabel.set(
@@ -76,16 +82,35 @@ describe('writeXlsxExport', () => {
         [2, 3, 4, 5, 6].map((index) => row.getCell(index).value),
       );
     });
+    return byLabel;
+  }
+
+  it('sheet Summary: range, records, truncation, timestamps, energy and the per-field table', async () => {
+    const byLabel = await summaryOf(await write(Readable.from(summaryRows()), true));
     expect(byLabel.get('Range start')?.[0]).toEqual(FROM);
     expect(byLabel.get('Range end (exclusive)')?.[0]).toEqual(TO);
     expect(byLabel.get('Records')?.[0]).toBe(2);
     expect(byLabel.get('Truncated')?.[0]).toBe(true);
     expect(byLabel.get('First timestamp')?.[0]).toEqual(new Date('2026-05-10T10:00:00Z'));
     expect(byLabel.get('Last timestamp')?.[0]).toEqual(new Date('2026-05-10T11:00:00Z'));
+    // The daily counter's first reading counts from zero: 2 + (3 − 2).
     expect(byLabel.get('Energy produced (kWh)')?.[0]).toBe(3);
+    expect(byLabel.get('Energy produced from')?.[0]).toBe('counter');
     expect(byLabel.get('Energy consumed (kWh)')?.[0]).toBeNull();
+    expect(byLabel.get('Energy consumed from')?.[0]).toBeNull();
     expect(byLabel.get('solarPower')).toEqual(['W', 2, 200, 100, 300]);
     expect(byLabel.get('operatingMode')).toBeUndefined();
+  });
+
+  it('sheet Summary: the first records count from the readings before the range', async () => {
+    // 1 kWh just before midnight and 2 after: the counter did not restart at midnight, so
+    // only the day's own rise (3 − 2) is the day's.
+    const before: EnergyReadingsBefore = {
+      ...NO_READINGS_BEFORE,
+      produced: { counter: { at: Date.parse('2026-05-09T23:50:00Z'), value: 1 }, power: null },
+    };
+    const byLabel = await summaryOf(await write(Readable.from(summaryRows()), false, before));
+    expect(byLabel.get('Energy produced (kWh)')?.[0]).toBe(1);
   });
 
   it('an empty range still makes a complete workbook', async () => {

@@ -1,4 +1,5 @@
 import { pipeline, Readable, Writable } from 'node:stream';
+import { EnergyReadingsBefore } from '../energy/energy-increments';
 import { NUMERIC_FIELDS } from '../telemetry-fields';
 import { ChunkedTextEncoder } from './chunked-text-encoder';
 import { EXPORT_HEADER, ExportRow, readExportNumbers } from './export-columns';
@@ -12,6 +13,8 @@ export interface XlsxExportContext {
   truncated: boolean;
   /** Time stamp of the workbook's parts. */
   now: Date;
+  /** The energy readings before `from` that the first records count from. */
+  readingsBefore: EnergyReadingsBefore;
 }
 
 const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -99,7 +102,7 @@ export async function writeXlsxExport(
   context: XlsxExportContext,
 ): Promise<void> {
   const zip = new ZipStreamWriter(destination, { modified: context.now, level: 1 });
-  const summary = new TelemetryExportSummary();
+  const summary = new TelemetryExportSummary(context.readingsBefore);
   // The callback form: a failure of `rows` destroys the sheet with it, which fails addEntry.
   const dataSheet = pipeline(rows, new DataSheetEncoder(summary), () => undefined);
   try {
@@ -151,6 +154,8 @@ function summarySheet(summary: ExportSummary, context: XlsxExportContext): strin
     value === null ? '' : dateCell(reference, value.getTime());
   const number = (value: number | null) => (reference: string) =>
     value === null ? '' : numberCell(reference, value);
+  const text = (value: string | null) => (reference: string) =>
+    value === null ? '' : textCell(reference, value);
   const lines: [string, (reference: string) => string][] = [
     ['Range start', date(context.from)],
     ['Range end (exclusive)', date(context.to)],
@@ -159,7 +164,9 @@ function summarySheet(summary: ExportSummary, context: XlsxExportContext): strin
     ['First timestamp', date(summary.firstTimestamp)],
     ['Last timestamp', date(summary.lastTimestamp)],
     ['Energy produced (kWh)', number(summary.energyProduced)],
+    ['Energy produced from', text(summary.energyProducedMethod)],
     ['Energy consumed (kWh)', number(summary.energyConsumed)],
+    ['Energy consumed from', text(summary.energyConsumedMethod)],
   ];
   let xml = sheetStart([24, 24, 12, 16, 14, 14], false);
   let rowNumber = 0;

@@ -13,8 +13,10 @@ export interface DownsampleResult {
   rowsRemoved: number;
 }
 
-// Energy counters only ever rise within a day: a bucket keeps its highest reading, so the
-// day's maximum (what summaries and ROI read) survives compaction. Everything else is averaged.
+// A day's energy is the sum of its counters' increments: a bucket keeps its highest reading,
+// which is its last unless the counter restarted within the bucket, and a restart still shows
+// as a drop at the next bucket, so the increments survive compaction. Everything else is
+// averaged; power is then integrated over the 5-minute buckets.
 const COUNTERS = new Set([
   'totalEnergyProduced',
   'totalEnergyConsumed',

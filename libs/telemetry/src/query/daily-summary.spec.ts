@@ -23,6 +23,8 @@ function day(date: string, overrides: Partial<DailyRow> = {}): DailyRow {
     gridFreqCount: 2,
     energyProduced: 10,
     energyConsumed: 5,
+    energyProducedMethod: 'counter',
+    energyConsumedMethod: 'power',
     ...overrides,
   };
 }
@@ -72,10 +74,32 @@ describe('weeklySummaries', () => {
 
   it('weights each field by its own non-null count, and reports null where a week has no value', () => {
     const [week] = weeklySummaries([
-      day('2026-11-23', { gridFreqAvg: null, gridFreqCount: 0, energyProduced: null }),
-      day('2026-11-24', { gridFreqAvg: 49.9, gridFreqCount: 5, energyProduced: null }),
+      day('2026-11-23', {
+        gridFreqAvg: null,
+        gridFreqCount: 0,
+        energyProduced: null,
+        energyProducedMethod: null,
+      }),
+      day('2026-11-24', {
+        gridFreqAvg: 49.9,
+        gridFreqCount: 5,
+        energyProduced: null,
+        energyProducedMethod: null,
+      }),
     ]);
     expect(week.gridFreqAvg).toBe(49.9);
     expect(week.energyProduced).toBeNull();
+    expect(week.energyProducedMethod).toBeNull();
+  });
+
+  it("says how a week's energy was counted: as its days were, or mixed when they differ", () => {
+    const [week, next] = weeklySummaries([
+      day('2026-11-23', { energyProducedMethod: 'counter', energyConsumedMethod: 'power' }),
+      day('2026-11-24', { energyProducedMethod: 'power', energyConsumedMethod: null, energyConsumed: null }),
+      day('2026-11-30', { energyProducedMethod: 'power', energyConsumedMethod: 'power' }),
+      day('2026-12-01', { energyProducedMethod: null, energyProduced: null, energyConsumedMethod: 'power' }),
+    ]);
+    expect(week).toMatchObject({ energyProducedMethod: 'mixed', energyConsumedMethod: 'power' });
+    expect(next).toMatchObject({ energyProducedMethod: 'power', energyConsumedMethod: 'power' });
   });
 });

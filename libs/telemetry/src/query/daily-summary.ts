@@ -1,6 +1,12 @@
+import { combinedMethod, CombinedEnergyMethod } from '../energy/energy-increments';
 import { DailyRow } from './telemetry-query.repository';
 
-/** DailySummaryDto: one day's (or week's) telemetry summary; `date` is the UTC day, or the Monday of an ISO week. */
+/**
+ * DailySummaryDto: one day's (or week's) telemetry summary; `date` is the UTC day, or the Monday
+ * of an ISO week. Energy is counted from the device's counters, or from power over time on days
+ * without a counter reading (`energy-increments.ts`); each direction says which (a week whose days
+ * differ says `mixed`).
+ */
 export interface DailySummary {
   date: string;
   solarPowerAvg: number | null;
@@ -16,6 +22,8 @@ export interface DailySummary {
   energyProduced: number | null;
   energyConsumed: number | null;
   sampleCount: number;
+  energyProducedMethod: CombinedEnergyMethod | null;
+  energyConsumedMethod: CombinedEnergyMethod | null;
 }
 
 /** Monday (UTC) of the ISO week holding `day`, as `YYYY-MM-DD`. */
@@ -27,7 +35,7 @@ export function isoWeekStart(day: Date): string {
 /**
  * ISO-week summaries from daily rows: averages weighted by the samples behind them
  * (exactly: by each field's non-null count, so a week's average equals the average of its raw
- * values), energy summed over the days, minima and maxima kept.
+ * values), energy summed over the days (with the methods the days used), minima and maxima kept.
  */
 export function weeklySummaries(days: readonly DailyRow[]): DailySummary[] {
   const weeks = new Map<string, DailyRow[]>();
@@ -74,6 +82,8 @@ export function weeklySummaries(days: readonly DailyRow[]): DailySummary[] {
     energyProduced: sum(rows, (row) => row.energyProduced),
     energyConsumed: sum(rows, (row) => row.energyConsumed),
     sampleCount: rows.reduce((total, row) => total + row.sampleCount, 0),
+    energyProducedMethod: combinedMethod(rows.map((row) => row.energyProducedMethod)),
+    energyConsumedMethod: combinedMethod(rows.map((row) => row.energyConsumedMethod)),
   }));
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { MeasuredDayProduction } from '@solar/domain';
 import {
   EncodedJson,
   JsonArrayStream,
@@ -14,11 +15,20 @@ import {
   SqlRunner,
 } from '@solar/database';
 import {
+  ALL_HOURS_WITH_ENERGY,
+  CONSUMED,
+  dayEnergy,
+  hoursWithEnergyOfRange,
+  PRODUCED,
+} from '../energy/daily-energy-sql';
+import { EnergyMethod } from '../energy/energy-increments';
+import {
   AveragedColumn,
+  BASIC_HOURLY_COLUMNS,
   countColumn,
-  HOURLY_VALUE_COLUMNS,
+  hourlyFromRaw,
   RAW_ROLLUP_COLUMNS,
-  RAW_TO_HOURLY,
+  RAW_TO_BASIC_HOURLY,
   sumColumn,
 } from '../storage/telemetry-hourly';
 import { isoTimestamp, metricsColumns, SunSourceMetrics } from './sun-source-metrics';
@@ -65,6 +75,8 @@ export interface DailyRow {
   gridFreqCount: number;
   energyProduced: number | null;
   energyConsumed: number | null;
+  energyProducedMethod: EnergyMethod | null;
+  energyConsumedMethod: EnergyMethod | null;
 }
 
 export interface RangeSummaryRow {
@@ -90,24 +102,35 @@ export interface SourceActivity {
   lastMessageTime: Date | null;
 }
 
+/** The raw rows of a range's partial hours at either end (two range scans, so neither reads the hours in between); alias t. */
+const EDGES = `(
+    SELECT sun_source_id, ts, ${RAW_ROLLUP_COLUMNS.join(', ')} FROM telemetry
+     WHERE sun_source_id = $1 AND ts >= $2 AND ts < $4 AND ts <= $3
+    UNION ALL
+    SELECT sun_source_id, ts, ${RAW_ROLLUP_COLUMNS.join(', ')} FROM telemetry
+     WHERE sun_source_id = $1 AND ts >= $5 AND ts <= $3) t`;
+
 /**
- * One row per UTC hour of a source's data in a range, in `telemetry_hourly`'s columns: the whole
- * hours from the rollup, the partial hours at either end aggregated from the raw rows (two range
- * scans, so neither reads the hours in between). Parameters: $1 source, $2 start and $3 end (both
- * included), $4 and $5 the whole hours [from, to) (`wholeHoursOf`).
+ * One row per UTC hour of a source's data in a range, in `telemetry_hourly`'s columns but those
+ * of energy (BASIC_HOURLY_COLUMNS): the whole hours from the rollup, the partial hours at either
+ * end aggregated from the raw rows. Parameters: $1 source, $2 start and $3 end (both included), $4
+ * and $5 the whole hours [from, to) (`wholeHoursOf`).
  */
 const HOURS_OF_RANGE = `
-  SELECT hour, ${HOURLY_VALUE_COLUMNS.join(', ')}
+  SELECT hour, ${BASIC_HOURLY_COLUMNS.join(', ')}
     FROM telemetry_hourly
    WHERE sun_source_id = $1 AND hour >= $4 AND hour < $5
   UNION ALL
-  SELECT date_trunc('hour', ts, 'UTC'), ${RAW_TO_HOURLY.join(', ')}
-    FROM (SELECT ts, ${RAW_ROLLUP_COLUMNS.join(', ')} FROM telemetry
-           WHERE sun_source_id = $1 AND ts >= $2 AND ts < $4 AND ts <= $3
-          UNION ALL
-          SELECT ts, ${RAW_ROLLUP_COLUMNS.join(', ')} FROM telemetry
-           WHERE sun_source_id = $1 AND ts >= $5 AND ts <= $3) edges
+  SELECT date_trunc('hour', t.ts, 'UTC'), ${RAW_TO_BASIC_HOURLY.join(', ')}
+    FROM ${EDGES}
    GROUP BY 1`;
+
+/**
+ * As HOURS_OF_RANGE, with each hour's `day` and energy (`hoursWithEnergyOfRange`): the first
+ * readings of the range count from the last ones before it, so the energy between those and the
+ * range's first readings is the range's.
+ */
+const HOURS_WITH_ENERGY_OF_RANGE = hoursWithEnergyOfRange(hourlyFromRaw(EDGES), BASIC_HOURLY_COLUMNS);
 
 // Over rows of HOURS_OF_RANGE (alias h): what avg() and count() of the raw rows would give.
 const average = (column: AveragedColumn) =>
@@ -140,9 +163,13 @@ const HOURLY_COLUMNS: JsonColumn[] = [
   float('minStateOfCharge', 'min(h.min_state_of_charge)'),
   integer('sampleCount', 'sum(h.sample_count)'),
 ];
-const DAY_OF_HOUR = `date_trunc('day', h.hour, 'UTC')`;
+/** The UTC day of a row of `hoursWithEnergyOfRange`. */
+const DAY = 'h.day';
 
-/** DailySummary's figures of a UTC day in its order, over HOURS_OF_RANGE by day. */
+const PRODUCED_ENERGY = dayEnergy(PRODUCED);
+const CONSUMED_ENERGY = dayEnergy(CONSUMED);
+
+/** DailySummary's figures of a UTC day in its order, over HOURS_WITH_ENERGY_OF_RANGE by day. */
 const DAY_FIGURES: JsonColumn[] = [
   float('solarPowerAvg', average('solar_power')),
   float('solarPowerMax', 'max(h.max_solar_power)'),
@@ -154,9 +181,11 @@ const DAY_FIGURES: JsonColumn[] = [
   float('voltageAvg', average('battery_voltage')),
   float('gridVoltageAvg', average('grid_voltage')),
   float('gridFreqAvg', average('grid_frequency')),
-  float('energyProduced', 'max(h.max_daily_energy_produced)'),
-  float('energyConsumed', 'max(h.max_daily_energy_consumed)'),
+  float('energyProduced', PRODUCED_ENERGY.kwh),
+  float('energyConsumed', CONSUMED_ENERGY.kwh),
   integer('sampleCount', 'sum(h.sample_count)'),
+  { key: 'energyProducedMethod', sql: PRODUCED_ENERGY.method, kind: 'value' },
+  { key: 'energyConsumedMethod', sql: CONSUMED_ENERGY.method, kind: 'value' },
 ];
 
 /** The non-null counts behind the day's averages, which ISO weeks are weighted by (DailyRow). */
@@ -170,7 +199,7 @@ const DAY_WEIGHTS: JsonColumn[] = [
 ];
 
 const DAILY_SUMMARY_COLUMNS: JsonColumn[] = [
-  { key: 'date', sql: `to_char(${DAY_OF_HOUR} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`, kind: 'value' },
+  { key: 'date', sql: `to_char(${DAY} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`, kind: 'value' },
   ...DAY_FIGURES,
 ];
 
@@ -224,11 +253,19 @@ const HOURLY = plannedOnce(
   `SELECT ${jsonObject(HOURLY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h GROUP BY h.hour ORDER BY h.hour`,
 );
 const DAILY_SUMMARIES = plannedOnce(`
-  SELECT ${jsonObject(DAILY_SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h
-   GROUP BY ${DAY_OF_HOUR} ORDER BY ${DAY_OF_HOUR}`);
+  SELECT ${jsonObject(DAILY_SUMMARY_COLUMNS)} FROM (${HOURS_WITH_ENERGY_OF_RANGE}) h
+   GROUP BY ${DAY} ORDER BY ${DAY}`);
 const DAILY = plannedOnce(`
-  SELECT ${DAY_OF_HOUR} AS "day", ${selectList([...DAY_FIGURES, ...DAY_WEIGHTS])} FROM (${HOURS_OF_RANGE}) h
+  SELECT ${DAY} AS "day", ${selectList([...DAY_FIGURES, ...DAY_WEIGHTS])} FROM (${HOURS_WITH_ENERGY_OF_RANGE}) h
    GROUP BY 1 ORDER BY 1`);
+
+/** Parameters: $1 source. Every day of its telemetry with a measured production, from the rollup alone. */
+const PRODUCTION_BY_DAY = `
+  SELECT ${DAY} AS "day", (${PRODUCED_ENERGY.kwh})::float8 AS "energyKwh", ${PRODUCED_ENERGY.method} AS "method"
+    FROM (${ALL_HOURS_WITH_ENERGY}) h
+   GROUP BY 1
+  HAVING ${PRODUCED_ENERGY.method} IS NOT NULL
+   ORDER BY 1`;
 const SUMMARY = plannedOnce(`SELECT ${selectList(SUMMARY_COLUMNS)} FROM (${HOURS_OF_RANGE}) h`);
 
 const hoursOfRangeParameters = (sunSourceId: string, range: TimeRange) => {
@@ -286,6 +323,11 @@ export class TelemetryQueryRepository {
 
   daily(sunSourceId: string, range: TimeRange): Promise<DailyRow[]> {
     return this.reads.query(DAILY, hoursOfRangeParameters(sunSourceId, range));
+  }
+
+  /** Every UTC day the source's telemetry measures a production on, oldest first. */
+  productionByDay(sunSourceId: string): Promise<MeasuredDayProduction[]> {
+    return this.dataSource.query(PRODUCTION_BY_DAY, [sunSourceId]);
   }
 
   async summary(sunSourceId: string, range: TimeRange): Promise<RangeSummaryRow> {

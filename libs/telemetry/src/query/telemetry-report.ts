@@ -43,8 +43,9 @@ export interface ReportInput {
 }
 
 /**
- * Energy of a range = the sum, over its UTC days, of each day's highest daily counter;
- * mode percentages are of the data points that reported a mode.
+ * Energy of a range = the sum of its UTC days' energy (from the counters' increments, or power
+ * over time on days without a counter reading); mode percentages are of the data points that
+ * reported a mode.
  */
 export function buildReport(input: ReportInput): EncodedJson {
   const { totals } = input;

@@ -1,6 +1,12 @@
 import { CODE_FIELDS, NUMERIC_FIELDS, TEXT_FIELDS } from '../telemetry-fields';
 import { TelemetryPoint } from './telemetry-point';
-import { ADD_TO_HOURLY, HOURLY_VALUE_COLUMNS, RAW_ROLLUP_COLUMNS, RAW_TO_HOURLY } from './telemetry-hourly';
+import {
+  ADD_TO_HOURLY,
+  BATCH_TO_HOURLY,
+  HOURLY_VALUE_COLUMNS,
+  hourlyFromRaw,
+  RAW_ROLLUP_COLUMNS,
+} from './telemetry-hourly';
 
 /**
  * One statement for a whole batch: every column travels as one array parameter and `unnest` turns
@@ -50,6 +56,22 @@ const selected = columns.map((column, index) => {
   return value;
 });
 
+/**
+ * Whether some hour of the batch gets several readings of an energy field: then every hour of the
+ * batch is aggregated exactly (`hourlyFromRaw`), else by BATCH_TO_HOURLY's cheaper aggregates. A
+ * condition on the whole batch, evaluated once: no join of the rows to their hours.
+ */
+const SEVERAL = `(SELECT bool_or(several) FROM batch_hours)`;
+
+/**
+ * The lock a batch holds on each of its sources until it commits: two batches of one source then
+ * run one after the other, and the rollup's hour openings, recomputed at the end of a statement
+ * (`refresh_telemetry_openings`), see the other batch's hours. Taken in id order, after the sort.
+ * `rebuild_telemetry_hourly` takes the same lock.
+ */
+const SOURCE_WRITE_LOCK = (id: string) =>
+  `pg_advisory_xact_lock(hashtext('telemetry-source'), hashtext(${id}::text))`;
+
 // Both INSERTs take their rows in key order: concurrent batches (several api and ingestor
 // processes) then lock the keys they share, raw and hourly, in the same order and cannot deadlock.
 // `admitted` key-share locks its sources first, in id order, before any row is written: a DELETE
@@ -61,7 +83,7 @@ export const INSERT_TELEMETRY_SQL = `
   WITH pairs AS (
     SELECT DISTINCT id, coalesce(via, '') AS via FROM unnest(${sourceIds}, ${vias}) AS t(id, via)
   ), admitted AS MATERIALIZED (
-    SELECT s.id, p.via
+    SELECT s.id, p.via, ${SOURCE_WRITE_LOCK('s.id')} AS locked
       FROM pairs p
       JOIN sun_sources s
         ON s.id = p.id AND (p.via = '' OR (s.is_active AND s.connection_type = p.via))
@@ -76,11 +98,17 @@ export const INSERT_TELEMETRY_SQL = `
      ORDER BY u.c0, u.c1
     ON CONFLICT (sun_source_id, ts) DO NOTHING
     RETURNING sun_source_id, ts, ${RAW_ROLLUP_COLUMNS.join(', ')}
-  ), hourly AS (
-    INSERT INTO telemetry_hourly (sun_source_id, hour, ${HOURLY_VALUE_COLUMNS.join(', ')})
-    SELECT sun_source_id, date_trunc('hour', ts, 'UTC'), ${RAW_TO_HOURLY.join(', ')}
+  ), batch_hours AS (
+    SELECT sun_source_id, date_trunc('hour', ts, 'UTC') AS hour, ${BATCH_TO_HOURLY.join(', ')}
       FROM inserted
      GROUP BY 1, 2
+  ), hourly AS (
+    INSERT INTO telemetry_hourly (sun_source_id, hour, ${HOURLY_VALUE_COLUMNS.join(', ')}, recount)
+    SELECT h.*, false FROM (
+      SELECT sun_source_id, hour, ${HOURLY_VALUE_COLUMNS.join(', ')} FROM batch_hours WHERE NOT ${SEVERAL}
+      UNION ALL
+      ${hourlyFromRaw(`(SELECT * FROM inserted WHERE ${SEVERAL}) t`)}
+    ) h
      ORDER BY 1, 2
     ON CONFLICT (sun_source_id, hour) DO UPDATE SET ${ADD_TO_HOURLY.join(', ')}
   )

@@ -1,7 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DailySummary, ReportHour, SunSourceMetrics } from '@solar/telemetry';
+import { CombinedEnergyMethod, DailySummary, ReportHour, SunSourceMetrics } from '@solar/telemetry';
 
 const nullableNumber = { type: Number, nullable: true } as const;
+
+const energyMethod = (direction: string, counter: string, power: string) =>
+  ({
+    type: String,
+    enum: ['counter', 'power', 'mixed'],
+    nullable: true,
+    description:
+      `How ${direction} was counted: \`counter\` from the increments of \`${counter}\` (a drop is a ` +
+      `restart), \`power\` from \`${power}\` over time (days without a counter reading), \`mixed\` ` +
+      `for a week whose days differ; null without energy`,
+  }) as const;
 
 /** The latest metrics of a sun source. */
 export class SunSourceMetricsDto implements SunSourceMetrics {
@@ -57,8 +68,13 @@ export class DailySummaryDto implements DailySummary {
   @ApiProperty(nullableNumber) voltageAvg!: number | null;
   @ApiProperty(nullableNumber) gridVoltageAvg!: number | null;
   @ApiProperty(nullableNumber) gridFreqAvg!: number | null;
-  @ApiProperty({ ...nullableNumber, description: 'kWh: the highest daily counter of each day, summed' })
+  @ApiProperty({ ...nullableNumber, description: 'kWh produced in the period (see energyProducedMethod)' })
   energyProduced!: number | null;
-  @ApiProperty(nullableNumber) energyConsumed!: number | null;
+  @ApiProperty({ ...nullableNumber, description: 'kWh consumed in the period (see energyConsumedMethod)' })
+  energyConsumed!: number | null;
   @ApiProperty({ type: 'integer' }) sampleCount!: number;
+  @ApiProperty(energyMethod('energyProduced', 'dailyEnergyProduced', 'solarPower'))
+  energyProducedMethod!: CombinedEnergyMethod | null;
+  @ApiProperty(energyMethod('energyConsumed', 'dailyEnergyConsumed', 'loadPower'))
+  energyConsumedMethod!: CombinedEnergyMethod | null;
 }

@@ -1,24 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DailyEnergyReadings } from './daily-energy';
+import { TotalEnergyReadings } from './daily-energy';
 
-/** The energy counters of a source's telemetry, per UTC day. */
+/** The cumulative production counter of a source's telemetry, per UTC day. */
 @Injectable()
-export class DailyEnergyReadingsRepository {
+export class TotalEnergyReadingsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Days with at least one energy counter, oldest first; [] for a source the owner does not have. */
-  ofOwnedSource(ownerId: string, sunSourceId: string): Promise<DailyEnergyReadings[]> {
+  /** Days with a `totalEnergyProduced` reading, oldest first; [] for a source the owner does not have. */
+  ofOwnedSource(ownerId: string, sunSourceId: string): Promise<TotalEnergyReadings[]> {
     return this.dataSource.query(
       `SELECT date_trunc('day', t.ts, 'UTC') AS "day",
-              max(t.daily_energy_produced)::float8 AS "maxDailyEnergyKwh",
               min(t.total_energy_produced)::float8 AS "minTotalEnergyKwh",
               max(t.total_energy_produced)::float8 AS "maxTotalEnergyKwh"
          FROM telemetry t
          JOIN sun_sources s ON s.id = t.sun_source_id AND s.user_id = $2
-        WHERE t.sun_source_id = $1
-          AND (t.daily_energy_produced IS NOT NULL OR t.total_energy_produced IS NOT NULL)
+        WHERE t.sun_source_id = $1 AND t.total_energy_produced IS NOT NULL
         GROUP BY 1 ORDER BY 1`,
       [sunSourceId, ownerId],
     );
