@@ -6,7 +6,14 @@ import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
 import { StoredNeighbours } from '../storage/stored-neighbours';
 import { TelemetryWriter } from '../storage/telemetry-writer';
-import { Admission, AdmissionMode, isBeyondMemory, TelemetryWindows } from './telemetry-windows';
+import {
+  Admission,
+  AdmissionMode,
+  IMPORTED_ROW,
+  isBeyondMemory,
+  Sender,
+  TelemetryWindows,
+} from './telemetry-windows';
 
 export type IngestOutcome =
   | { status: 'stored' }
@@ -59,10 +66,12 @@ export class TelemetryIngestion {
     const unstorable = unstorableReason(raw);
     if (unstorable) return { status: 'rejected', reason: 'unstorable', message: unstorable };
     const ts = normalized.telemetry.timestamp ?? receivedAt;
-    const fingerprint = fingerprintOf(ts, values);
+    // An imported row sets no duplicate marker, so it is not worth a hash.
+    const sender: Sender =
+      mode === 'history' ? IMPORTED_ROW : { mode, fingerprint: fingerprintOf(ts, values) };
     let admission: Exclude<Admission, { status: 'resent' }>;
     try {
-      const verdict = await this.windows.admit(sunSourceId, ts, fingerprint, receivedAt, mode);
+      const verdict = await this.windows.admit(sunSourceId, ts, receivedAt, sender);
       admission =
         verdict.status === 'duplicate' || verdict.status === 'resent'
           ? await this.settleSeen(verdict.status, sunSourceId, ts, receivedAt, mode)
@@ -72,7 +81,7 @@ export class TelemetryIngestion {
     }
     if (admission.status !== 'admitted') return admission;
 
-    const withdraw = (error: unknown) => this.withdraw(sunSourceId, ts, fingerprint, error);
+    const withdraw = (error: unknown) => this.withdraw(sunSourceId, ts, sender, error);
     if (admission.beyondMemory) {
       const neighbour = await this.neighbours.of(sunSourceId, ts).catch(withdraw);
       if (neighbour !== 'none') {
@@ -86,8 +95,7 @@ export class TelemetryIngestion {
       .write({ sunSourceId, ts, receivedAt, values, raw, via })
       .catch(withdraw);
     // Nothing stored: the windows must not hold it against the source should it be switched on again.
-    if (written === 'refused')
-      await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
+    if (written === 'refused') await this.windows.withdraw(sunSourceId, ts, sender).catch(() => undefined);
     // Left in place if this fails, the entry only throttles its neighbours until it expires.
     else if (admission.beyondMemory) await this.windows.release(sunSourceId, ts).catch(() => undefined);
     // A duplicate although admitted: that source and timestamp were stored before the windows saw it.
@@ -114,8 +122,8 @@ export class TelemetryIngestion {
   }
 
   /** The message was admitted but cannot be settled: forget it, so the device's retry is stored. */
-  private async withdraw(sunSourceId: string, ts: Date, fingerprint: string, error: unknown): Promise<never> {
-    await this.windows.withdraw(sunSourceId, ts, fingerprint).catch(() => undefined);
+  private async withdraw(sunSourceId: string, ts: Date, sender: Sender, error: unknown): Promise<never> {
+    await this.windows.withdraw(sunSourceId, ts, sender).catch(() => undefined);
     throw new ServiceUnavailableError(NOT_STORED, { cause: error });
   }
 }

@@ -22,7 +22,10 @@ describe('TelemetryWindows: the arrival budget', () => {
 
   const now = new Date();
   const admit = (sunSourceId: string, offsetMs: number) =>
-    windows.admit(sunSourceId, new Date(now.getTime() + offsetMs), randomUUID(), now);
+    windows.admit(sunSourceId, new Date(now.getTime() + offsetMs), now, {
+      mode: 'device',
+      fingerprint: randomUUID(),
+    });
 
   it('refuses past the budget until the window ends, whatever the other verdicts were', async () => {
     const source = randomUUID();

@@ -42,6 +42,13 @@ export type Admission =
   | { status: 'resent' }
   | { status: 'overBudget'; retryAfterSeconds: number };
 
+/**
+ * Whose message it is. A device's carries its fingerprint (timestamp and normalized values), the
+ * key of its duplicate marker; an imported row sets no marker, so it needs none.
+ */
+export type Sender = { mode: 'device'; fingerprint: string } | { mode: 'history' };
+export const IMPORTED_ROW: Sender = { mode: 'history' };
+
 type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number[]>;
 
 // KEYS: arrival counter, duplicate marker, throttle set (recent timestamps), in-flight set (old
@@ -97,18 +104,13 @@ export class TelemetryWindows {
     this.budgetWindowMs = config.limits.sourceWindowSeconds * 1000;
   }
 
-  async admit(
-    sunSourceId: string,
-    ts: Date,
-    fingerprint: string,
-    receivedAt: Date,
-    mode: AdmissionMode = 'device',
-  ): Promise<Admission> {
+  async admit(sunSourceId: string, ts: Date, receivedAt: Date, sender: Sender): Promise<Admission> {
     const at = ts.getTime();
     const beyondMemory = isBeyondMemory(ts, receivedAt);
     const [verdict, budgetLeftMs] = await this.redis.admitTelemetry(
       arrivalsKey(sunSourceId),
-      duplicateKey(sunSourceId, fingerprint),
+      // An imported row's call names a marker it never touches: the script takes four keys.
+      duplicateKey(sunSourceId, sender.mode === 'device' ? sender.fingerprint : ''),
       throttleKey(sunSourceId),
       inFlightKey(sunSourceId),
       this.budget,
@@ -121,7 +123,7 @@ export class TelemetryWindows {
       THROTTLE_MEMORY_MS,
       beyondMemory ? '1' : '0',
       IN_FLIGHT_TTL_MS,
-      mode === 'history' ? '1' : '0',
+      sender.mode === 'history' ? '1' : '0',
     );
     switch (verdict) {
       case 0:
@@ -146,14 +148,14 @@ export class TelemetryWindows {
   }
 
   /** The write after `admit` failed: forget the message, so the device's retry is stored. */
-  async withdraw(sunSourceId: string, ts: Date, fingerprint: string): Promise<void> {
+  async withdraw(sunSourceId: string, ts: Date, sender: Sender): Promise<void> {
     const member = String(ts.getTime());
-    await this.redis
+    const transaction = this.redis
       .multi()
       .zrem(throttleKey(sunSourceId), member)
-      .zrem(inFlightKey(sunSourceId), member)
-      .del(duplicateKey(sunSourceId, fingerprint))
-      .exec();
+      .zrem(inFlightKey(sunSourceId), member);
+    if (sender.mode === 'device') transaction.del(duplicateKey(sunSourceId, sender.fingerprint));
+    await transaction.exec();
   }
 }
 
