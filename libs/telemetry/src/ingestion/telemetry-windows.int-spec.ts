@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRedisPrefix, TEST_REDIS_URL, testConfig } from '@solar/testing';
-import { TelemetryWindows } from './telemetry-windows';
+import { IMPORTED_ROW, MAX_SOURCE_BATCH, Sender, TelemetryWindows } from './telemetry-windows';
 
 describe('TelemetryWindows: the arrival budget', () => {
   const prefix = createRedisPrefix();
@@ -36,5 +36,77 @@ describe('TelemetryWindows: the arrival budget', () => {
 
     await sleep(1_100);
     expect(await admit(source, 20_000)).toEqual({ status: 'admitted', beyondMemory: false });
+  });
+});
+
+describe('TelemetryWindows: the messages of one turn of the event loop', () => {
+  const prefix = createRedisPrefix();
+  let redis: Redis;
+  let windows: TelemetryWindows;
+
+  beforeAll(() => {
+    redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix.prefix });
+    windows = new TelemetryWindows(redis, testConfig({ SOURCE_MESSAGE_BUDGET: '3' }));
+  });
+
+  afterAll(async () => {
+    redis.disconnect();
+    await prefix.cleanup();
+  });
+
+  const now = new Date();
+  const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);
+  const device = (fingerprint: string): Sender => ({ mode: 'device', fingerprint });
+
+  it('are judged in order, each against the ones before it, as one call per message would be', async () => {
+    const source = randomUUID();
+    const verdicts = await Promise.all([
+      windows.admit(source, at(0), now, device('a')),
+      windows.admit(source, at(5_000), now, device('b')),
+      windows.admit(source, at(0), now, device('a')),
+      windows.admit(source, at(0), now, device('c')),
+      windows.admit(source, at(-20_000), now, device('d')),
+      windows.admit(randomUUID(), at(0), now, device('a')),
+    ]);
+    expect(verdicts).toEqual([
+      { status: 'admitted', beyondMemory: false },
+      { status: 'throttled' },
+      { status: 'duplicate' },
+      // The budget of 3 is spent by the first three.
+      { status: 'overBudget', retryAfterSeconds: expect.any(Number) },
+      { status: 'overBudget', retryAfterSeconds: expect.any(Number) },
+      { status: 'admitted', beyondMemory: false },
+    ]);
+    expect(await redis.keys(`*{${source}}:seen:*`)).toHaveLength(2);
+  });
+
+  it('imported rows spend no budget and leave no duplicate marker, however many arrive at once', async () => {
+    const source = randomUUID();
+    const old = new Date(now.getTime() - 3 * 86_400_000);
+    const rows = Array.from({ length: MAX_SOURCE_BATCH + 5 }, (_, index) =>
+      windows.admit(source, new Date(old.getTime() + index * 10_000), now, IMPORTED_ROW),
+    );
+    // A neighbour of the first, in the same turn: the in-flight set throttles it.
+    const neighbour = windows.admit(source, new Date(old.getTime() + 3_000), now, IMPORTED_ROW);
+    expect(new Set((await Promise.all(rows)).map((verdict) => JSON.stringify(verdict)))).toEqual(
+      new Set([JSON.stringify({ status: 'admitted', beyondMemory: true })]),
+    );
+    expect(await neighbour).toEqual({ status: 'throttled' });
+    expect(await redis.keys(`*{${source}}:seen:*`)).toEqual([]);
+    expect(await windows.admit(source, at(0), now, device('a'))).toEqual({
+      status: 'admitted',
+      beyondMemory: false,
+    });
+
+    // Released (their rows committed), old timestamps are the stored rows' to answer for.
+    await Promise.all(
+      Array.from({ length: MAX_SOURCE_BATCH + 5 }, (_, index) =>
+        windows.release(source, new Date(old.getTime() + index * 10_000)),
+      ),
+    );
+    expect(await windows.admit(source, new Date(old.getTime() + 3_000), now, IMPORTED_ROW)).toEqual({
+      status: 'admitted',
+      beyondMemory: true,
+    });
   });
 });

@@ -49,39 +49,69 @@ export type Admission =
 export type Sender = { mode: 'device'; fingerprint: string } | { mode: 'history' };
 export const IMPORTED_ROW: Sender = { mode: 'history' };
 
-type AdmitCommand = (...keysThenArgs: Array<string | number>) => Promise<number[]>;
+/** Messages of one source in one Redis command, at most (a file's rows arrive by the thousand). */
+export const MAX_SOURCE_BATCH = 1000;
 
-// KEYS: arrival counter, duplicate marker, throttle set (recent timestamps), in-flight set (old
-// timestamps). ARGV: budget, budget window, duplicate TTL, member (ts ms), the exclusive bounds
-// ts ± 10 s, the trim bound, the throttle set's TTL, '1' for an old timestamp, the in-flight set's
-// TTL, '1' for an imported row (history: neither the budget nor the duplicate marker). Bounds
-// come preformatted: Lua's numbers would print epoch milliseconds in exponent form.
-// Answers {0} admitted, {1} duplicate, {2} throttled, {3, ms until the budget's window ends},
-// {4} this very timestamp admitted before.
+type AdmitCommand = (...numberOfKeysThenKeysThenArgs: Array<string | number>) => Promise<number[]>;
+
+// KEYS: arrival counter, throttle set (recent timestamps), in-flight set (old timestamps), then
+// the duplicate markers of the device messages. ARGV: budget, budget window, duplicate TTL, the
+// throttle set's TTL, the in-flight set's TTL, then six per message: member (ts ms), the
+// exclusive bounds ts ± 10 s, the trim bound, '1' for an old timestamp, and the KEYS index of its
+// duplicate marker, 0 for an imported row (history: neither the budget nor a marker). Bounds come
+// preformatted: Lua's numbers would print epoch milliseconds in exponent form.
+// The messages are taken in order, each seeing what the ones before it recorded, exactly as one
+// call per message would. Answers two numbers per message: {0} admitted, {1} duplicate,
+// {2} throttled, {3, ms until the budget's window ends}, {4} this very timestamp admitted before;
+// the second number is 0 but for {3}.
 const ADMIT = `
-if ARGV[11] ~= '1' then
-  local arrivals = redis.call('INCR', KEYS[1])
-  if arrivals == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-  if arrivals > tonumber(ARGV[1]) then return {3, redis.call('PTTL', KEYS[1])} end
-  if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return {1} end
+local function admit(i)
+  local member, lower, upper, marker = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 5])
+  if marker > 0 then
+    local arrivals = redis.call('INCR', KEYS[1])
+    if arrivals == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+    if arrivals > tonumber(ARGV[1]) then return 3, redis.call('PTTL', KEYS[1]) end
+    if not redis.call('SET', KEYS[marker], '1', 'NX', 'PX', ARGV[3]) then return 1, 0 end
+  end
+  if redis.call('ZSCORE', KEYS[2], member) or redis.call('ZSCORE', KEYS[3], member) then return 4, 0 end
+  if #redis.call('ZRANGEBYSCORE', KEYS[2], lower, upper, 'LIMIT', 0, 1) > 0 then return 2, 0 end
+  if #redis.call('ZRANGEBYSCORE', KEYS[3], lower, upper, 'LIMIT', 0, 1) > 0 then return 2, 0 end
+  if ARGV[i + 4] == '1' then
+    redis.call('ZADD', KEYS[3], member, member)
+    redis.call('PEXPIRE', KEYS[3], ARGV[5])
+  else
+    redis.call('ZADD', KEYS[2], member, member)
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[i + 3])
+    redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  end
+  return 0, 0
 end
-if redis.call('ZSCORE', KEYS[3], ARGV[4]) or redis.call('ZSCORE', KEYS[4], ARGV[4]) then return {4} end
-if #redis.call('ZRANGEBYSCORE', KEYS[3], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
-if #redis.call('ZRANGEBYSCORE', KEYS[4], ARGV[5], ARGV[6], 'LIMIT', 0, 1) > 0 then return {2} end
-if ARGV[9] == '1' then
-  redis.call('ZADD', KEYS[4], ARGV[4], ARGV[4])
-  redis.call('PEXPIRE', KEYS[4], ARGV[10])
-else
-  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[4])
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[7])
-  redis.call('PEXPIRE', KEYS[3], ARGV[8])
+local answers = {}
+for i = 6, #ARGV, 6 do
+  local verdict, wait = admit(i)
+  answers[#answers + 1] = verdict
+  answers[#answers + 1] = wait
 end
-return {0}`;
+return answers`;
+
+interface Arrival {
+  ts: Date;
+  receivedAt: Date;
+  sender: Sender;
+  resolve: (admission: Admission) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Release {
+  member: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * The per-source arrival budget and the duplicate and throttle windows, in Redis so every api
- * and ingestor instance shares them. One script per message checks and records all of them
- * atomically, in this order: the budget (every message counts, whatever becomes of it), the
+ * and ingestor instance shares them. A script checks and records all of them atomically for each
+ * message, in this order: the budget (every message counts, whatever becomes of it), the
  * duplicate marker, then "no stored or in-flight message of this source within 10 s of this
  * timestamp, either side".
  *
@@ -89,62 +119,47 @@ return {0}`;
  * recorded in a second, in-flight set only until its row is committed, and the caller checks it
  * against the stored rows: the set keeps two old messages arriving together from both passing,
  * the rows keep what was stored long ago.
+ *
+ * The messages of one source that arrive in the same turn of the event loop (an import's rows, a
+ * burst of a device's) go to Redis together: one script call admits them, one ZREM releases them.
+ * A command per message would cost more than the script's work, and hold a command's objects
+ * per message until the last reply of the round trip.
  */
 @Injectable()
 export class TelemetryWindows {
   private readonly redis: Redis & { admitTelemetry: AdmitCommand };
   private readonly budget: number;
   private readonly budgetWindowMs: number;
+  private readonly arrivals = new SourceBatches<Arrival>((sunSourceId, batch) =>
+    this.admitBatch(sunSourceId, batch),
+  );
+  private readonly releases = new SourceBatches<Release>((sunSourceId, batch) =>
+    this.releaseBatch(sunSourceId, batch),
+  );
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    // A defined command travels as EVALSHA (the script is sent once, not with every message).
-    redis.defineCommand('admitTelemetry', { numberOfKeys: 4, lua: ADMIT });
+    // A defined command travels as EVALSHA (the script is sent once, not with every call). The
+    // number of keys comes first in each call: one duplicate marker per device message.
+    redis.defineCommand('admitTelemetry', { lua: ADMIT });
     this.redis = redis as Redis & { admitTelemetry: AdmitCommand };
     this.budget = config.limits.sourceMessagesPerWindow;
     this.budgetWindowMs = config.limits.sourceWindowSeconds * 1000;
   }
 
-  async admit(sunSourceId: string, ts: Date, receivedAt: Date, sender: Sender): Promise<Admission> {
-    const at = ts.getTime();
-    const beyondMemory = isBeyondMemory(ts, receivedAt);
-    const [verdict, budgetLeftMs] = await this.redis.admitTelemetry(
-      arrivalsKey(sunSourceId),
-      // An imported row's call names a marker it never touches: the script takes four keys.
-      duplicateKey(sunSourceId, sender.mode === 'device' ? sender.fingerprint : ''),
-      throttleKey(sunSourceId),
-      inFlightKey(sunSourceId),
-      this.budget,
-      this.budgetWindowMs,
-      DUPLICATE_WINDOW_MS,
-      String(at),
-      `(${at - THROTTLE_WINDOW_MS}`,
-      `(${at + THROTTLE_WINDOW_MS}`,
-      String(receivedAt.getTime() - THROTTLE_MEMORY_MS),
-      THROTTLE_MEMORY_MS,
-      beyondMemory ? '1' : '0',
-      IN_FLIGHT_TTL_MS,
-      sender.mode === 'history' ? '1' : '0',
+  admit(sunSourceId: string, ts: Date, receivedAt: Date, sender: Sender): Promise<Admission> {
+    return new Promise((resolve, reject) =>
+      this.arrivals.add(sunSourceId, { ts, receivedAt, sender, resolve, reject }),
     );
-    switch (verdict) {
-      case 0:
-        return { status: 'admitted', beyondMemory };
-      case 1:
-        return { status: 'duplicate' };
-      case 2:
-        return { status: 'throttled' };
-      case 4:
-        return { status: 'resent' };
-      default:
-        return { status: 'overBudget', retryAfterSeconds: Math.max(1, Math.ceil(budgetLeftMs / 1000)) };
-    }
   }
 
   /**
    * An old message is settled (its row committed, or refused because of a stored neighbour):
    * the stored rows answer for it from now on.
    */
-  async release(sunSourceId: string, ts: Date): Promise<void> {
-    await this.redis.zrem(inFlightKey(sunSourceId), String(ts.getTime()));
+  release(sunSourceId: string, ts: Date): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.releases.add(sunSourceId, { member: String(ts.getTime()), resolve, reject }),
+    );
   }
 
   /** The write after `admit` failed: forget the message, so the device's retry is stored. */
@@ -156,6 +171,89 @@ export class TelemetryWindows {
       .zrem(inFlightKey(sunSourceId), member);
     if (sender.mode === 'device') transaction.del(duplicateKey(sunSourceId, sender.fingerprint));
     await transaction.exec();
+  }
+
+  private async admitBatch(sunSourceId: string, batch: readonly Arrival[]): Promise<void> {
+    const keys = [arrivalsKey(sunSourceId), throttleKey(sunSourceId), inFlightKey(sunSourceId)];
+    const args: Array<string | number> = [
+      this.budget,
+      this.budgetWindowMs,
+      DUPLICATE_WINDOW_MS,
+      THROTTLE_MEMORY_MS,
+      IN_FLIGHT_TTL_MS,
+    ];
+    for (const { ts, receivedAt, sender } of batch) {
+      const at = ts.getTime();
+      let marker = 0;
+      if (sender.mode === 'device') {
+        keys.push(duplicateKey(sunSourceId, sender.fingerprint));
+        marker = keys.length;
+      }
+      args.push(
+        String(at),
+        `(${at - THROTTLE_WINDOW_MS}`,
+        `(${at + THROTTLE_WINDOW_MS}`,
+        String(receivedAt.getTime() - THROTTLE_MEMORY_MS),
+        isBeyondMemory(ts, receivedAt) ? '1' : '0',
+        marker,
+      );
+    }
+    const answers = await this.redis.admitTelemetry(keys.length, ...keys, ...args);
+    batch.forEach((arrival, index) =>
+      arrival.resolve(admissionOf(answers[2 * index], answers[2 * index + 1], arrival)),
+    );
+  }
+
+  private async releaseBatch(sunSourceId: string, batch: readonly Release[]): Promise<void> {
+    await this.redis.zrem(inFlightKey(sunSourceId), ...batch.map((release) => release.member));
+    for (const release of batch) release.resolve();
+  }
+}
+
+function admissionOf(verdict: number, budgetLeftMs: number, { ts, receivedAt }: Arrival): Admission {
+  switch (verdict) {
+    case 0:
+      return { status: 'admitted', beyondMemory: isBeyondMemory(ts, receivedAt) };
+    case 1:
+      return { status: 'duplicate' };
+    case 2:
+      return { status: 'throttled' };
+    case 4:
+      return { status: 'resent' };
+    default:
+      return { status: 'overBudget', retryAfterSeconds: Math.max(1, Math.ceil(budgetLeftMs / 1000)) };
+  }
+}
+
+/**
+ * Requests of the same turn of the event loop, grouped by source: each group (at most
+ * MAX_SOURCE_BATCH of them) is sent as one Redis command once the turn ends, and every request of
+ * a group whose command fails is rejected with its error. Every key a command touches is then one
+ * source's, in one Redis Cluster slot.
+ */
+class SourceBatches<T extends { reject: (error: unknown) => void }> {
+  private waiting = new Map<string, T[]>();
+
+  constructor(private readonly send: (sunSourceId: string, batch: readonly T[]) => Promise<void>) {}
+
+  add(sunSourceId: string, request: T): void {
+    if (this.waiting.size === 0) setImmediate(() => this.sendWaiting());
+    const group = this.waiting.get(sunSourceId);
+    if (group) group.push(request);
+    else this.waiting.set(sunSourceId, [request]);
+  }
+
+  private sendWaiting(): void {
+    const waiting = this.waiting;
+    this.waiting = new Map();
+    for (const [sunSourceId, requests] of waiting) {
+      for (let start = 0; start < requests.length; start += MAX_SOURCE_BATCH) {
+        const batch = requests.slice(start, start + MAX_SOURCE_BATCH);
+        this.send(sunSourceId, batch).catch((error: unknown) => {
+          for (const request of batch) request.reject(error);
+        });
+      }
+    }
   }
 }
 
