@@ -95,11 +95,26 @@ const PROPERTY_INDEX = buildPropertyIndex([
 ]);
 
 /**
+ * The table's own spellings, each with the match of its lower-cased form: most devices send these
+ * exactly, and a property found here needs no lower-cased copy to be looked up.
+ */
+const SPELLED_AS_LISTED: ReadonlyMap<string, PropertyMatch> = new Map(
+  [...NUMERIC_FIELDS, ...TEXT_FIELDS, ...CODE_FIELDS]
+    .flatMap((field) => [field.name, ...field.aliases])
+    .concat(TIMESTAMP_ALIASES)
+    .map((name) => [name, PROPERTY_INDEX.get(name.toLowerCase())!]),
+);
+
+function matchOf(property: string): PropertyMatch | undefined {
+  return SPELLED_AS_LISTED.get(property) ?? PROPERTY_INDEX.get(property.toLowerCase());
+}
+
+/**
  * The field a property (or a CSV column) of this name feeds, matched as messages are: canonical
  * names and aliases, case-insensitively; undefined for a name no field knows.
  */
 export function telemetryFieldOf(property: string): PropertyMatch['field'] | undefined {
-  return PROPERTY_INDEX.get(property.toLowerCase())?.field;
+  return matchOf(property)?.field;
 }
 
 export function normalizeTelemetry(payload: unknown, now: Date): NormalizeResult {
@@ -108,24 +123,32 @@ export function normalizeTelemetry(payload: unknown, now: Date): NormalizeResult
   const properties = matchProperties(payload);
 
   // A null timestamp property counts as absent, so the next alias (or arrival time) is used.
-  const timestamp = parseTimestamp(pick(payload, properties.get('timestamp'), (value) => value ?? null));
+  const timestamp = parseTimestamp(pick(payload, properties.get('timestamp'), presentOrNull, undefined));
   if (timestamp === 'invalid') return reject('invalid_timestamp');
   if (timestamp !== null && timestamp.getTime() - now.getTime() > MAX_CLOCK_AHEAD_MS) {
     return reject('future_timestamp');
   }
 
+  // Readers are passed with their field rather than wrapped in a closure per field and message.
   const values = emptyTelemetryValues();
+  let anyValue = false;
   for (const field of NUMERIC_FIELDS) {
-    values[field.name] = pick(payload, properties.get(field.name), (value) => parseInRange(value, field));
+    const value = pick(payload, properties.get(field.name), parseInRange, field);
+    values[field.name] = value;
+    anyValue ||= value !== null;
   }
   for (const field of TEXT_FIELDS) {
-    values[field.name] = pick(payload, properties.get(field.name), parseText);
+    const value = pick(payload, properties.get(field.name), parseText, undefined);
+    values[field.name] = value;
+    anyValue ||= value !== null;
   }
   for (const field of CODE_FIELDS) {
-    values[field.name] = pick(payload, properties.get(field.name), parseCodes);
+    const value = pick(payload, properties.get(field.name), parseCodes, undefined);
+    values[field.name] = value;
+    // An empty codes array is a value: the device says "no faults".
+    anyValue ||= value !== null;
   }
-  // An empty codes array is a value: the device says "no faults".
-  if (Object.values(values).every((value) => value === null)) return reject('no_valid_fields');
+  if (!anyValue) return reject('no_valid_fields');
 
   return { ok: true, telemetry: { timestamp, values, raw: withoutKey(payload) } };
 }
@@ -241,7 +264,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 function matchProperties(payload: Record<string, unknown>): Map<PropertyMatch['field'], string[]> {
   const properties = new Map<PropertyMatch['field'], string[]>();
   for (const property of Object.keys(payload)) {
-    const match = PROPERTY_INDEX.get(property.toLowerCase());
+    const match = matchOf(property);
     if (match === undefined) continue;
     const candidates = properties.get(match.field);
     if (candidates === undefined) {
@@ -256,24 +279,29 @@ function matchProperties(payload: Record<string, unknown>): Map<PropertyMatch['f
 }
 
 function rankOf(property: string): number {
-  return PROPERTY_INDEX.get(property.toLowerCase())?.rank ?? Infinity;
+  return matchOf(property)?.rank ?? Infinity;
 }
 
 /**
  * The first candidate property whose value reads as non-null: a device that sends
  * `{ soc: 'junk', batteryLevel: 55 }` still reports 55.
  */
-function pick<T>(
+function pick<T, C>(
   payload: Record<string, unknown>,
   properties: readonly string[] | undefined,
-  read: (value: unknown) => T | null,
+  read: (value: unknown, context: C) => T | null,
+  context: C,
 ): T | null {
   if (properties === undefined) return null;
   for (const property of properties) {
-    const value = read(payload[property]);
+    const value = read(payload[property], context);
     if (value !== null) return value;
   }
   return null;
+}
+
+function presentOrNull(value: unknown): unknown {
+  return value ?? null;
 }
 
 function parseInRange(value: unknown, field: NumericFieldDefinition): number | null {

@@ -138,8 +138,11 @@ function unstorableReason(value: unknown, depth = 0): string | undefined {
   }
   if (value === null || typeof value !== 'object') return undefined;
   if (depth >= MAX_RAW_DEPTH) return TOO_DEEP;
-  for (const [key, nested] of Object.entries(value)) {
-    const problem = unstorableReason(key) ?? unstorableReason(nested, depth + 1);
+  // Own keys, as Object.entries would give them, without an array of pairs per object.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const problem =
+      unstorableReason(key) ?? unstorableReason((value as Record<string, unknown>)[key], depth + 1);
     if (problem) return problem;
   }
   return undefined;

@@ -128,14 +128,16 @@ export function insertParameters(points: readonly TelemetryPoint[]): unknown[] {
     arrayLiteral(points.map((point) => point.ts.toISOString())),
     arrayLiteral(points.map((point) => point.receivedAt.toISOString())),
     ...NUMERIC_FIELDS.map((field) => arrayLiteral(points.map((point) => point.values[field.name]))),
-    ...TEXT_FIELDS.map((field) => points.map((point) => point.values[field.name])),
+    ...TEXT_FIELDS.map((field) => quotedArrayLiteral(points.map((point) => point.values[field.name]))),
     ...CODE_FIELDS.map((field) =>
-      points.map((point) => {
-        const codes = point.values[field.name];
-        return codes === null ? null : JSON.stringify(codes);
-      }),
+      quotedArrayLiteral(
+        points.map((point) => {
+          const codes = point.values[field.name];
+          return codes === null ? null : JSON.stringify(codes);
+        }),
+      ),
     ),
-    points.map((point) => JSON.stringify(point.raw)),
+    quotedArrayLiteral(points.map((point) => JSON.stringify(point.raw))),
     points.map((point) => point.via ?? null),
   ];
 }
@@ -145,6 +147,14 @@ export interface InsertedOrRefused {
   sun_source_id: string;
   ts: Date | null;
   refused_via: string | null;
+}
+
+/**
+ * `{"a","b\"c",NULL}` for elements of any text: each quoted, with `"` and `\` escaped by a
+ * backslash, as pg writes a JavaScript array, in one pass over each element rather than two.
+ */
+function quotedArrayLiteral(elements: ReadonlyArray<string | null>): string {
+  return `{${elements.map((element) => (element === null ? 'NULL' : `"${element.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
 }
 
 /** The key under which a refused (source, transport) is looked up for each point of the batch. */
