@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { exportedFamilyNames } from '@solar/monitoring';
-import { PREDICTION_QUEUE, predictionQueueConnection, QueuedPredictionJob } from '@solar/predictions';
+import { PREDICTION_QUEUE, QueuedPredictionJob } from '@solar/predictions';
+import { bullQueueConnection } from '@solar/redis';
 import {
   createTestEnvironment,
   FakeClock,
@@ -38,7 +39,7 @@ describe("the scheduler's Prometheus metrics", () => {
     for (const cron of scheduler.get(SchedulerRegistry).getCronJobs().values()) await cron.stop();
     await scheduler.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(scheduler.getHttpServer().address() as AddressInfo).port}`;
-    queue = new Queue(PREDICTION_QUEUE, predictionQueueConnection(env.config));
+    queue = new Queue(PREDICTION_QUEUE, bullQueueConnection(env.config));
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { logRedisErrors } from './redis-connections';
+import { bullQueueConnection, logRedisErrors } from './redis-connections';
 
 describe('logRedisErrors', () => {
   const refused = () =>
@@ -48,5 +48,14 @@ describe('logRedisErrors', () => {
   it('is a listener: an emitter with it never throws on an error', () => {
     const { emitter } = watched();
     expect(() => emitter.emit('error', refused())).not.toThrow();
+  });
+});
+
+describe('bullQueueConnection', () => {
+  it('gives BullMQ our Redis and keeps every queue key under our key prefix', () => {
+    expect(bullQueueConnection({ redisUrl: 'redis://cache:6379/2', redisKeyPrefix: 'solar:' })).toEqual({
+      connection: { url: 'redis://cache:6379/2' },
+      prefix: 'solar:bull',
+    });
   });
 });

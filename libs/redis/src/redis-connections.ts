@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
+import type { QueueBaseOptions } from 'bullmq';
 import Redis, { RedisOptions } from 'ioredis';
 import type { EventEmitter } from 'node:events';
+import type { AppConfig } from '@solar/config';
 
 /** While a connection keeps failing, its errors are logged at most this often. */
 export const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;
@@ -14,6 +16,17 @@ export function createRedisConnection(url: string, name: string, options: RedisO
   const client = new Redis(url, options);
   logRedisErrors(client, name);
   return client;
+}
+
+/**
+ * Where a BullMQ queue or worker lives, every queue of the project. BullMQ opens its own
+ * connections and refuses ioredis' `keyPrefix`: `REDIS_KEY_PREFIX` becomes its `prefix` instead,
+ * so every queue key stays under ours.
+ */
+export function bullQueueConnection(
+  config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>,
+): QueueBaseOptions {
+  return { connection: { url: config.redisUrl }, prefix: `${config.redisKeyPrefix}bull` };
 }
 
 /**

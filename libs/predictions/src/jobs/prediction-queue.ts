@@ -1,20 +1,10 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Queue, QueueBaseOptions } from 'bullmq';
+import { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { logRedisErrors } from '@solar/redis';
+import { bullQueueConnection, logRedisErrors } from '@solar/redis';
 import { QueuedPredictionJob } from './prediction-job';
 
 export const PREDICTION_QUEUE = 'predictions';
-
-/**
- * Where the queue lives: BullMQ opens its own connections (it refuses ioredis' `keyPrefix`), so
- * `REDIS_KEY_PREFIX` becomes its `prefix` instead and every queue key stays under ours.
- */
-export function predictionQueueConnection(
-  config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>,
-): QueueBaseOptions {
-  return { connection: { url: config.redisUrl }, prefix: `${config.redisKeyPrefix}bull` };
-}
 
 /**
  * The producer side of the `predictions` queue (api): one queue entry per job, under the job's
@@ -26,7 +16,7 @@ export class PredictionQueue implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.queue = new Queue<QueuedPredictionJob>(PREDICTION_QUEUE, {
-      ...predictionQueueConnection(config),
+      ...bullQueueConnection(config),
       defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: true },
     });
     // BullMQ opens the connections and passes their errors on here.

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Queue, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 import { QUEUE_STATES, queueJobDuration, queueJobFailures, queueJobs } from '@solar/monitoring';
-import { logRedisErrors } from '@solar/redis';
+import { bullQueueConnection, logRedisErrors } from '@solar/redis';
 import { PredictionJobStatus, QueuedPredictionJob } from '../jobs/prediction-job';
-import { PREDICTION_QUEUE, predictionQueueConnection } from '../jobs/prediction-queue';
+import { PREDICTION_QUEUE } from '../jobs/prediction-queue';
 import { PredictionRunner } from './prediction-runner';
 
 /**
@@ -28,7 +28,7 @@ export class PredictionWorker implements OnApplicationBootstrap, OnModuleDestroy
 
   onApplicationBootstrap(): void {
     const worker = new Worker<QueuedPredictionJob>(PREDICTION_QUEUE, (job) => this.run(job.data), {
-      ...predictionQueueConnection(this.config),
+      ...bullQueueConnection(this.config),
       concurrency: 1,
     });
     // BullMQ opens the connections and passes their errors on here.
@@ -44,7 +44,7 @@ export class PredictionWorker implements OnApplicationBootstrap, OnModuleDestroy
       }
     });
     this.worker = worker;
-    const counts = new Queue(PREDICTION_QUEUE, predictionQueueConnection(this.config));
+    const counts = new Queue(PREDICTION_QUEUE, bullQueueConnection(this.config));
     logRedisErrors(counts, 'prediction queue counts');
     this.counts = counts;
     this.stopReporting = queueJobs.report(async () => {

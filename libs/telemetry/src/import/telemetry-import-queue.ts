@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Job, Queue, QueueBaseOptions } from 'bullmq';
+import { Job, Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { logRedisErrors } from '@solar/redis';
+import { bullQueueConnection, logRedisErrors } from '@solar/redis';
 
 export const TELEMETRY_IMPORT_QUEUE = 'telemetry-imports';
 /** A finished import's report stays readable this long. */
@@ -16,13 +16,6 @@ export interface TelemetryImportJobData {
   timeZone?: string;
 }
 
-/** BullMQ opens its own connections and refuses ioredis' `keyPrefix`: the prefix goes to `prefix`. */
-export function telemetryImportQueueConnection(
-  config: Pick<AppConfig, 'redisUrl' | 'redisKeyPrefix'>,
-): QueueBaseOptions {
-  return { connection: { url: config.redisUrl }, prefix: `${config.redisKeyPrefix}bull` };
-}
-
 /** The producer side of the import queue (api), and where a job's state is read back. */
 @Injectable()
 export class TelemetryImportQueue implements OnModuleDestroy {
@@ -30,7 +23,7 @@ export class TelemetryImportQueue implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.queue = new Queue<TelemetryImportJobData>(TELEMETRY_IMPORT_QUEUE, {
-      ...telemetryImportQueueConnection(config),
+      ...bullQueueConnection(config),
       defaultJobOptions: {
         // A worker that dies mid-import leaves the job stalled; BullMQ then runs it again from
         // the start, which stores only what was not stored yet.

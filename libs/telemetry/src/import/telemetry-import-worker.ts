@@ -1,15 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { logRedisErrors } from '@solar/redis';
+import { bullQueueConnection, logRedisErrors } from '@solar/redis';
 import { ImportReport } from './import-report';
 import { ImportSpool } from './import-spool';
 import { TelemetryImporter } from './telemetry-importer';
-import {
-  TELEMETRY_IMPORT_QUEUE,
-  TelemetryImportJobData,
-  telemetryImportQueueConnection,
-} from './telemetry-import-queue';
+import { TELEMETRY_IMPORT_QUEUE, TelemetryImportJobData } from './telemetry-import-queue';
 
 /**
  * The consumer of the import queue, in the scheduler: one import at a time per process (an import
@@ -31,7 +27,7 @@ export class TelemetryImportWorker implements OnApplicationBootstrap, OnModuleDe
     const worker = new Worker<TelemetryImportJobData, ImportReport>(
       TELEMETRY_IMPORT_QUEUE,
       (job) => this.run(job),
-      { ...telemetryImportQueueConnection(this.config), concurrency: 1 },
+      { ...bullQueueConnection(this.config), concurrency: 1 },
     );
     logRedisErrors(worker, 'telemetry import worker');
     worker.on('failed', (job, error) => {
