@@ -1,44 +1,56 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { stat } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { loadConfig } from '@solar/config';
+import { SecretBox } from '@solar/core';
 import { ImportReport } from '@solar/telemetry';
-import { createRedisPrefix, databaseUrl, testConfig, withServer } from '@solar/testing';
+import { databaseUrl, startNode, withServer } from '@solar/testing';
 import { ImportCliModule } from '../apps/scheduler/src/cli/import-cli.module';
 import { runImportCommand } from '../apps/scheduler/src/cli/import-command';
+import { round, UsageMeter, waitForQuiet } from './support/processes';
+import { log, RunResources } from './support/run-resources';
+import { countStored, insertSources, insertUser } from './support/seed';
 
 /**
  * `npm run bench:import`: the issue's import benchmark. Writes a CSV of N rows (default 5 million,
- * 10 s apart from 2024-01-01, eight columns) to a temporary file, then imports it into a database
- * of its own through the command line's path (`runImportCommand`: the same importer, ingestion
- * path, windows and writer as the HTTP route's job), in this process, and prints rows per second
- * and the growth of this process's resident set over the import (sampled every 100 ms against
- * the figure just before it), and writes them to bench/results/import-<date>.json. The database,
- * the Redis keys and the file are removed afterwards.
+ * 10 s apart from 2024-01-01, eight columns) to a file, then imports it into a database of its
+ * own through the command line's path (`runImportCommand`: the same importer, ingestion path,
+ * windows and writer as the HTTP route's job), in this process, and prints rows per second, the
+ * growth of this process's resident set over the import (sampled every 100 ms against the figure
+ * after a full collection just before it) and the CPU the import took, and writes them to
+ * bench/results/import-<date>.json. The file is written by a child process, so that this one
+ * holds nothing but the app when the import starts: 284 MiB of CSV text made here would be
+ * garbage of the benchmark's in the heap the import is measured in. What the run creates is
+ * removed at the end, on failure and on Ctrl-C.
  */
 
 const TARGET_RSS_GROWTH_MB = 100;
 const STEP_MS = 10_000;
 const START = Date.UTC(2024, 0, 1);
+const WATCHDOG_MS = 90 * 60_000;
 
 const { values: flags } = parseArgs({
   options: {
     rows: { type: 'string', default: '5000000' },
     keep: { type: 'boolean', default: false },
+    'quiet-wait': { type: 'string', default: '30' },
+    'write-csv': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (flags.help) {
   console.log(`npm run bench:import -- [options]
-  --rows N   rows in the generated file (5000000)
-  --keep     keep the database (prints its name)`);
+  --rows N          rows in the generated file (5000000)
+  --quiet-wait S    before the import, wait up to S seconds for the machine to be idle (30)
+  --keep            keep the database (prints its name)`);
   process.exit(0);
 }
 const rows = Number(flags.rows);
@@ -46,8 +58,6 @@ if (!Number.isInteger(rows) || rows <= 0)
   throw new Error(`--rows must be a positive integer, not ${flags.rows}`);
 
 const MiB = 2 ** 20;
-const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
-const log = (message: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 /** A day's worth of a plausible inverter: power follows the sun, the counter rises through the day. */
 function rowAt(index: number): string {
@@ -61,7 +71,7 @@ function rowAt(index: number): string {
   return `${new Date(ts).toISOString()},${solar},${round(48 + soc / 20, 2)},${soc},${300 + (index % 900)},${round(229 + (index % 5) / 2, 1)},${produced},${sun > 0 ? 'Solar' : 'Battery'}\n`;
 }
 
-async function writeCsv(file: string): Promise<number> {
+async function writeCsv(file: string): Promise<void> {
   const out = createWriteStream(file);
   out.write(
     'timestamp,solarPower,batteryVoltage,soc,loadPower,gridVoltage,dailyEnergyProduced,operatingMode\n',
@@ -76,158 +86,171 @@ async function writeCsv(file: string): Promise<number> {
   }
   out.end(chunk);
   await once(out, 'finish');
-  return (await stat(file)).size;
 }
 
-async function main(): Promise<void> {
+/** The file, written by a child process (`--write-csv`): see the top of this file. */
+async function generateCsv(file: string): Promise<void> {
+  const writer = startNode(
+    'csv writer',
+    ['--require', join(__dirname, 'register.js'), __filename, '--write-csv', file, '--rows', String(rows)],
+    { cwd: join(__dirname, '..'), env: {} },
+  );
+  const { code, signal } = await writer.exited;
+  if (code !== 0) throw new Error(`the CSV writer failed (${signal ?? code}): ${writer.tail.join('\n')}`);
+}
+
+async function main(resources: RunResources): Promise<void> {
   const postgres = await withServer(
     async (client) => (await client.query('SHOW server_version')).rows[0].server_version,
   );
   const machine = `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, ${round(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, PostgreSQL ${postgres}`;
   log(machine);
-  const file = join(tmpdir(), `solar-bench-import-${process.pid}.csv`);
-  const database = `solar_bench_import_${Date.now()}`;
-  const redis = createRedisPrefix();
-  const config = testConfig({
-    DATABASE_URL: databaseUrl(database),
-    REDIS_KEY_PREFIX: redis.prefix,
-    LOG_LEVEL: 'warn',
+  const file = join(resources.dataDir, 'history.csv');
+  const writeStarted = Date.now();
+  await generateCsv(file);
+  const generated = (Date.now() - writeStarted) / 1000;
+  const bytes = (await stat(file)).size;
+  log(`wrote ${rows} rows, ${round(bytes / MiB)} MiB, in ${round(generated, 1)} s`);
+
+  const secretsKey = randomBytes(32).toString('hex');
+  const config = loadConfig(resources.appEnvironment(0, secretsKey));
+  const app = await NestFactory.createApplicationContext(ImportCliModule.forRoot(config), {
+    logger: ['warn', 'error'],
   });
-  let generated = 0;
+  const db = new Client({ connectionString: databaseUrl(resources.databaseName) });
+  await db.connect();
   try {
-    const writeStarted = Date.now();
-    const bytes = await writeCsv(file);
-    generated = (Date.now() - writeStarted) / 1000;
-    log(`wrote ${rows} rows, ${round(bytes / MiB)} MiB, in ${round(generated, 1)} s`);
+    const userId = await insertUser(db);
+    const box = new SecretBox({ secretsKey: Buffer.from(secretsKey, 'hex') });
+    const [{ id: sourceId }] = await insertSources(db, box, userId, 'Webhook', 1, 'Imported');
 
-    const app = await NestFactory.createApplicationContext(ImportCliModule.forRoot(config), {
-      logger: ['warn', 'error'],
+    const quietWait = Number(flags['quiet-wait']);
+    const busyBefore = quietWait > 0 ? await waitForQuiet(quietWait * 1000) : undefined;
+    if (busyBefore !== undefined && busyBefore >= 15)
+      log(`warning: the machine is ${busyBefore}% busy with other work; rows/s will be lower`);
+    const meter = new UsageMeter();
+    // PostgreSQL is left out: its backends come and go with the pool, and the CPU of one that
+    // has exited can no longer be read.
+    meter.watchPid('bench', process.pid);
+    meter.watchComm('redis', 'redis-server');
+
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const samples: number[] = [];
+    const sampler = setInterval(() => {
+      const rss = process.memoryUsage().rss;
+      samples.push(rss);
+      peak = Math.max(peak, rss);
+    }, 100);
+    let report: ImportReport | undefined;
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        report = JSON.parse(chunk.toString('utf8')) as ImportReport;
+        done();
+      },
     });
-    const db = new Client({ connectionString: config.databaseUrl });
-    await db.connect();
-    try {
-      const userId = randomUUID();
-      const sourceId = randomUUID();
-      await db.query(
-        `INSERT INTO users (id, email, password_hash, roles, email_verified) VALUES ($1, $2, 'x', ARRAY['User'], true)`,
-        [userId, `${userId}@example.com`],
-      );
-      await db.query(
-        `INSERT INTO sun_sources (id, user_id, name, connection_type, is_active, webhook_secret_encrypted)
-         VALUES ($1, $2, 'Imported', 'Webhook', true, 'sealed')`,
-        [sourceId, userId],
-      );
+    let lastLog = Date.now();
+    const progress = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (Date.now() - lastLog > 30_000) {
+          lastLog = Date.now();
+          log(chunk.toString('utf8').replace(/^\r/, '').trim());
+        }
+        done();
+      },
+    });
+    const usage = meter.begin();
+    const started = Date.now();
+    const code = await runImportCommand(app, sourceId, file, undefined, { out, progress });
+    const seconds = (Date.now() - started) / 1000;
+    const used = usage.end();
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    if (code !== 0 || !report) throw new Error(`import failed (exit code ${code})`);
+    // What stays alive: a full collection after the import, against the one before it.
+    global.gc?.();
+    const heapAfter = process.memoryUsage().heapUsed;
 
-      global.gc?.();
-      const heapBefore = process.memoryUsage().heapUsed;
-      const before = process.memoryUsage().rss;
-      let peak = before;
-      const samples: number[] = [];
-      const sampler = setInterval(() => {
-        const rss = process.memoryUsage().rss;
-        samples.push(rss);
-        peak = Math.max(peak, rss);
-      }, 100);
-      let report: ImportReport | undefined;
-      const out = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          report = JSON.parse(chunk.toString('utf8')) as ImportReport;
-          done();
-        },
-      });
-      let lastLog = Date.now();
-      const progress = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          if (Date.now() - lastLog > 30_000) {
-            lastLog = Date.now();
-            log(chunk.toString('utf8').replace(/^\r/, '').trim());
-          }
-          done();
-        },
-      });
-      const started = Date.now();
-      const code = await runImportCommand(app, sourceId, file, undefined, { out, progress });
-      const seconds = (Date.now() - started) / 1000;
-      clearInterval(sampler);
-      peak = Math.max(peak, process.memoryUsage().rss);
-      if (code !== 0 || !report) throw new Error(`import failed (exit code ${code})`);
-      // What stays alive: a full collection after the import, against the one before it.
-      global.gc?.();
-      const heapAfter = process.memoryUsage().heapUsed;
-
-      const stored = (
-        await db.query('SELECT count(*)::int AS n FROM telemetry WHERE sun_source_id = $1', [sourceId])
-      ).rows[0].n;
-      const rolledUp = (
-        await db.query(
-          'SELECT coalesce(sum(sample_count), 0)::int AS n FROM telemetry_hourly WHERE sun_source_id = $1',
-          [sourceId],
-        )
-      ).rows[0].n;
-      const growth = (peak - before) / MiB;
-      // Flat means the second half of the import needs no more than the first tenth did.
-      const peakOf = (part: number[]) => part.reduce((highest, rss) => Math.max(highest, rss), before);
-      const firstTenthPeak = peakOf(samples.slice(0, Math.ceil(samples.length / 10)));
-      const secondHalfPeak = peakOf(samples.slice(Math.floor(samples.length / 2)));
-      const figures = {
-        machine,
-        nodeFlags: process.execArgv.filter((flag) => flag !== '--require' && !flag.includes('register')),
-        rows,
-        fileMiB: round(bytes / MiB, 1),
-        report: { ...report, rejections: report.rejections.length },
-        storedRows: stored,
-        rolledUp,
-        seconds: round(seconds, 1),
-        rowsPerSecond: round(report.rowsRead / seconds),
-        rssBeforeMiB: round(before / MiB),
-        rssPeakMiB: round(peak / MiB),
-        rssGrowthMiB: round(growth, 1),
-        rssPeakFirstTenthMiB: round(firstTenthPeak / MiB),
-        rssPeakSecondHalfMiB: round(secondHalfPeak / MiB),
-        liveHeapBeforeMiB: round(heapBefore / MiB, 1),
-        liveHeapAfterMiB: round(heapAfter / MiB, 1),
-      };
-      mkdirSync(join(__dirname, 'results'), { recursive: true });
-      const results = join(
-        __dirname,
-        'results',
-        `import-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      );
-      writeFileSync(results, `${JSON.stringify(figures, null, 2)}\n`);
-      console.log(
-        [
-          '',
-          `Import benchmark (${machine})`,
-          ` file          ${rows} rows, ${round(bytes / MiB)} MiB (generated in ${round(generated, 1)} s)`,
-          ` report        ${JSON.stringify({ ...report, rejections: report.rejections.length })}`,
-          ` stored rows   ${stored} in telemetry, ${rolledUp} counted in telemetry_hourly`,
-          ` time          ${round(seconds, 1)} s`,
-          ` rows/s        ${round(report.rowsRead / seconds)}`,
-          ` node flags    ${process.execArgv.filter((flag) => flag !== '--require' && !flag.includes('register')).join(' ') || 'none'}`,
-          ` RSS           ${round(before / MiB)} MiB before, ${round(peak / MiB)} MiB peak: growth ${round(growth, 1)} MiB`,
-          ` RSS by time   peak ${round(firstTenthPeak / MiB)} MiB in the first tenth of the import, ${round(secondHalfPeak / MiB)} MiB in the second half`,
-          ` live heap     ${round(heapBefore / MiB, 1)} MiB before, ${round(heapAfter / MiB, 1)} MiB after (full collections)`,
-          ` ${growth < TARGET_RSS_GROWTH_MB ? 'PASS' : 'MISS'}  RSS growth < ${TARGET_RSS_GROWTH_MB} MB`,
-          ` ${stored === rows && rolledUp === rows ? 'PASS' : 'MISS'}  every row stored and rolled up`,
-          ` written to ${results}`,
-        ].join('\n'),
-      );
-    } finally {
-      await db.end();
-      await app.close();
-    }
+    const stored = await countStored(db, [sourceId]);
+    const rolledUp = (
+      await db.query(
+        'SELECT coalesce(sum(sample_count), 0)::int AS n FROM telemetry_hourly WHERE sun_source_id = $1',
+        [sourceId],
+      )
+    ).rows[0].n;
+    const growth = (peak - before) / MiB;
+    // Flat means the second half of the import needs no more than the first tenth did.
+    const peakOf = (part: number[]) => part.reduce((highest, rss) => Math.max(highest, rss), before);
+    const firstTenthPeak = peakOf(samples.slice(0, Math.ceil(samples.length / 10)));
+    const secondHalfPeak = peakOf(samples.slice(Math.floor(samples.length / 2)));
+    // CPU seconds per 1,000 rows: comparable between runs whatever else the machine was doing.
+    const { rowsRead } = report;
+    const cpuPer1000 = (name: string) =>
+      round(((used.processes[name]?.cpuPercent ?? 0) / 100) * seconds * (1000 / rowsRead), 3);
+    const nodeFlags = process.execArgv.filter((flag) => flag !== '--require' && !flag.includes('register'));
+    const figures = {
+      machine,
+      nodeFlags,
+      rows,
+      fileMiB: round(bytes / MiB, 1),
+      report: { ...report, rejections: report.rejections.length },
+      storedRows: stored,
+      rolledUp,
+      seconds: round(seconds, 1),
+      rowsPerSecond: round(report.rowsRead / seconds),
+      cpuSecondsPer1000Rows: { bench: cpuPer1000('bench'), redis: cpuPer1000('redis') },
+      machineBusyBeforePercent: busyBefore,
+      machineCpuPercent: used.machineCpuPercent,
+      otherCpuPercent: used.otherCpuPercent,
+      rssBeforeMiB: round(before / MiB),
+      rssPeakMiB: round(peak / MiB),
+      rssGrowthMiB: round(growth, 1),
+      rssPeakFirstTenthMiB: round(firstTenthPeak / MiB),
+      rssPeakSecondHalfMiB: round(secondHalfPeak / MiB),
+      liveHeapBeforeMiB: round(heapBefore / MiB, 1),
+      liveHeapAfterMiB: round(heapAfter / MiB, 1),
+    };
+    mkdirSync(join(__dirname, 'results'), { recursive: true });
+    const results = join(__dirname, 'results', `import-${resources.stamp}.json`);
+    writeFileSync(results, `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(
+      [
+        '',
+        `Import benchmark (${machine})`,
+        ` file          ${rows} rows, ${round(bytes / MiB)} MiB (written in ${round(generated, 1)} s by a child process)`,
+        ` report        ${JSON.stringify(figures.report)}`,
+        ` stored rows   ${stored} in telemetry, ${rolledUp} counted in telemetry_hourly`,
+        ` time          ${round(seconds, 1)} s`,
+        ` rows/s        ${figures.rowsPerSecond}`,
+        ` CPU           per 1,000 rows: ${figures.cpuSecondsPer1000Rows.bench} s this process, ${figures.cpuSecondsPer1000Rows.redis} s Redis`,
+        ` machine       ${used.machineCpuPercent}% of ${cpus().length} cores busy during the import, ${used.otherCpuPercent}% of a core other work` +
+          (busyBefore === undefined ? '' : `; ${busyBefore}% busy just before`),
+        ` node flags    ${nodeFlags.join(' ') || 'none'}`,
+        ` RSS           ${round(before / MiB)} MiB before, ${round(peak / MiB)} MiB peak: growth ${round(growth, 1)} MiB`,
+        ` RSS by time   peak ${round(firstTenthPeak / MiB)} MiB in the first tenth of the import, ${round(secondHalfPeak / MiB)} MiB in the second half`,
+        ` live heap     ${round(heapBefore / MiB, 1)} MiB before, ${round(heapAfter / MiB, 1)} MiB after (full collections)`,
+        ` ${growth < TARGET_RSS_GROWTH_MB ? 'PASS' : 'MISS'}  RSS growth < ${TARGET_RSS_GROWTH_MB} MB`,
+        ` ${stored === rows && rolledUp === rows ? 'PASS' : 'MISS'}  every row stored and rolled up`,
+        ` written to ${results}`,
+      ].join('\n'),
+    );
   } finally {
-    await rm(file, { force: true });
-    await redis.cleanup();
-    if (flags.keep) log(`kept database ${database}`);
-    else await withServer((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+    await db.end();
+    await app.close();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+if (flags['write-csv']) {
+  writeCsv(flags['write-csv']).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  const resources = new RunResources({ label: 'import', keepDatabase: flags.keep });
+  void resources.execute(() => main(resources), WATCHDOG_MS);
+}
