@@ -4,20 +4,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createRedisPrefix, TEST_REDIS_URL, testConfig } from '@solar/testing';
 import { IMPORTED_ROW, MAX_SOURCE_BATCH, Sender, TelemetryWindows } from './telemetry-windows';
 
+const prefix = createRedisPrefix();
+let redis: Redis;
+
+beforeAll(() => {
+  redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix.prefix });
+});
+
+afterAll(async () => {
+  redis.disconnect();
+  await prefix.cleanup();
+});
+
 describe('TelemetryWindows: the arrival budget', () => {
-  const prefix = createRedisPrefix();
-  let redis: Redis;
   let windows: TelemetryWindows;
 
   beforeAll(() => {
-    redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix.prefix });
     const config = testConfig({ SOURCE_MESSAGE_BUDGET: '2', SOURCE_MESSAGE_BUDGET_WINDOW_SECONDS: '1' });
     windows = new TelemetryWindows(redis, config);
-  });
-
-  afterAll(async () => {
-    redis.disconnect();
-    await prefix.cleanup();
   });
 
   const now = new Date();
@@ -40,18 +44,10 @@ describe('TelemetryWindows: the arrival budget', () => {
 });
 
 describe('TelemetryWindows: the messages of one turn of the event loop', () => {
-  const prefix = createRedisPrefix();
-  let redis: Redis;
   let windows: TelemetryWindows;
 
   beforeAll(() => {
-    redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix.prefix });
     windows = new TelemetryWindows(redis, testConfig({ SOURCE_MESSAGE_BUDGET: '3' }));
-  });
-
-  afterAll(async () => {
-    redis.disconnect();
-    await prefix.cleanup();
   });
 
   const now = new Date();
