@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -89,17 +90,37 @@ async function writeCsv(file: string): Promise<void> {
 }
 
 /** The file, written by a child process (`--write-csv`): see the top of this file. */
-async function generateCsv(file: string): Promise<void> {
+async function generateCsv(resources: RunResources, file: string): Promise<void> {
   const writer = startNode(
     'csv writer',
     ['--require', join(__dirname, 'register.js'), __filename, '--write-csv', file, '--rows', String(rows)],
     { cwd: join(__dirname, '..'), env: {} },
   );
+  // Stopped with the run's apps should the run end first (Ctrl-C, the watchdog).
+  resources.children.push(writer);
   const { code, signal } = await writer.exited;
   if (code !== 0) throw new Error(`the CSV writer failed (${signal ?? code}): ${writer.tail.join('\n')}`);
 }
 
-async function main(resources: RunResources): Promise<void> {
+/**
+ * What the benchmark holds itself: let go of at the end of `main`, or by the run's cleanup before
+ * it drops the database, whose connections PostgreSQL then ends (an error event a connected
+ * client would die of).
+ */
+interface Held {
+  app?: INestApplicationContext;
+  db?: Client;
+}
+
+async function release(held: Held): Promise<void> {
+  const { app, db } = held;
+  held.app = undefined;
+  held.db = undefined;
+  await db?.end().catch(() => undefined);
+  await app?.close().catch(() => undefined);
+}
+
+async function main(resources: RunResources, held: Held): Promise<void> {
   const postgres = await withServer(
     async (client) => (await client.query('SHOW server_version')).rows[0].server_version,
   );
@@ -107,7 +128,7 @@ async function main(resources: RunResources): Promise<void> {
   log(machine);
   const file = join(resources.dataDir, 'history.csv');
   const writeStarted = Date.now();
-  await generateCsv(file);
+  await generateCsv(resources, file);
   const generated = (Date.now() - writeStarted) / 1000;
   const bytes = (await stat(file)).size;
   log(`wrote ${rows} rows, ${round(bytes / MiB)} MiB, in ${round(generated, 1)} s`);
@@ -117,9 +138,11 @@ async function main(resources: RunResources): Promise<void> {
   const app = await NestFactory.createApplicationContext(ImportCliModule.forRoot(config), {
     logger: ['warn', 'error'],
   });
+  held.app = app;
   const db = new Client({ connectionString: databaseUrl(resources.databaseName) });
-  await db.connect();
+  held.db = db;
   try {
+    await db.connect();
     const userId = await insertUser(db);
     const box = new SecretBox({ secretsKey: Buffer.from(secretsKey, 'hex') });
     const [{ id: sourceId }] = await insertSources(db, box, userId, 'Webhook', 1, 'Imported');
@@ -144,10 +167,14 @@ async function main(resources: RunResources): Promise<void> {
       samples.push(rss);
       peak = Math.max(peak, rss);
     }, 100);
+    // The command writes the report as JSON, or why it could not import.
     let report: ImportReport | undefined;
+    let refusal = '';
     const out = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        report = JSON.parse(chunk.toString('utf8')) as ImportReport;
+        const text = chunk.toString('utf8');
+        if (text.startsWith('{')) report = JSON.parse(text) as ImportReport;
+        else refusal += text;
         done();
       },
     });
@@ -168,7 +195,7 @@ async function main(resources: RunResources): Promise<void> {
     const used = usage.end();
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
-    if (code !== 0 || !report) throw new Error(`import failed (exit code ${code})`);
+    if (code !== 0 || !report) throw new Error(`import failed (exit code ${code}) ${refusal.trim()}`);
     // What stays alive: a full collection after the import, against the one before it.
     global.gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
@@ -237,8 +264,7 @@ async function main(resources: RunResources): Promise<void> {
       ].join('\n'),
     );
   } finally {
-    await db.end();
-    await app.close();
+    await release(held);
   }
 }
 
@@ -251,6 +277,11 @@ if (flags['write-csv']) {
     },
   );
 } else {
-  const resources = new RunResources({ label: 'import', keepDatabase: flags.keep });
-  void resources.execute(() => main(resources), WATCHDOG_MS);
+  const held: Held = {};
+  const resources = new RunResources({
+    label: 'import',
+    keepDatabase: flags.keep,
+    release: () => release(held),
+  });
+  void resources.execute(() => main(resources, held), WATCHDOG_MS);
 }
