@@ -116,12 +116,17 @@ describe('two ingestors in a shared group on Mosquitto', () => {
     await sleep(2500);
     await a.kill('SIGKILL');
     const acknowledgedAtKill = devices.acknowledged.size;
-    // Mosquitto goes on dealing a's share to its kept session, and queues it there (up to its
-    // max_queued_messages, 1000 by default) until a is back.
-    await sleep(1000);
-    await a.start();
-    await sleep(1000);
+    // Mosquitto goes on dealing a's share to its kept session, and queues it there until a is
+    // back, up to its max_queued_messages (1000 by default) beyond which it drops them. The
+    // devices stop once 200 more messages are accepted, so that share (about 100) stays well
+    // inside the queue however long a's restart takes on a loaded machine.
+    await waitFor(
+      () => devices.acknowledged.size >= acknowledgedAtKill + 200,
+      'messages accepted after the kill',
+      20_000,
+    );
     devices.stop();
+    await a.start();
     await devices.settled(10_000);
     await allStored(api.db, sources, devices.acknowledged, 20_000);
 
