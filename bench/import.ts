@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -13,10 +12,10 @@ import { Client } from 'pg';
 import { loadConfig } from '@solar/config';
 import { SecretBox } from '@solar/core';
 import { ImportReport } from '@solar/telemetry';
-import { databaseUrl, startNode, withServer } from '@solar/testing';
+import { databaseUrl, startNode, waitFor, withServer } from '@solar/testing';
 import { ImportCliModule } from '../apps/scheduler/src/cli/import-cli.module';
 import { runImportCommand } from '../apps/scheduler/src/cli/import-command';
-import { round, UsageMeter, waitForQuiet } from './support/processes';
+import { PhaseUsage, round, UsageMeter, waitForQuiet } from './support/processes';
 import { log, RunResources } from './support/run-resources';
 import { countStored, insertSources, insertUser } from './support/seed';
 
@@ -24,13 +23,18 @@ import { countStored, insertSources, insertUser } from './support/seed';
  * `npm run bench:import`: the issue's import benchmark. Writes a CSV of N rows (default 5 million,
  * 10 s apart from 2024-01-01, eight columns) to a file, then imports it into a database of its
  * own through the command line's path (`runImportCommand`: the same importer, ingestion path,
- * windows and writer as the HTTP route's job), in this process, and prints rows per second, the
- * growth of this process's resident set over the import (sampled every 100 ms against the figure
+ * windows and writer as the HTTP route's job), and prints rows per second, the growth of the
+ * importing process's resident set over the import (sampled every 100 ms against the figure
  * after a full collection just before it) and the CPU the import took, and writes them to
- * bench/results/import-<date>.json. The file is written by a child process, so that this one
- * holds nothing but the app when the import starts: 284 MiB of CSV text made here would be
- * garbage of the benchmark's in the heap the import is measured in. What the run creates is
- * removed at the end, on failure and on Ctrl-C.
+ * bench/results/import-<date>.json.
+ *
+ * Each part runs in a process of its own: the file is written by one (284 MiB of CSV text made
+ * in the importing process would be garbage of the benchmark's in the heap the import is
+ * measured in), and the import runs in another, started with the V8 options the apps are
+ * deployed with (the scheduler's `NODE_OPTIONS` in docker/, whose import job runs this code), so
+ * its memory is the deployed process's.
+ * This one seeds the database, watches the importing process's CPU and checks what was stored.
+ * What the run creates is removed at the end, on failure and on Ctrl-C.
  */
 
 const TARGET_RSS_GROWTH_MB = 100;
@@ -44,6 +48,9 @@ const { values: flags } = parseArgs({
     keep: { type: 'boolean', default: false },
     'quiet-wait': { type: 'string', default: '30' },
     'write-csv': { type: 'string' },
+    'measure-import': { type: 'string' },
+    'node-options': { type: 'string' },
+    source: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -51,6 +58,8 @@ if (flags.help) {
   console.log(`npm run bench:import -- [options]
   --rows N          rows in the generated file (5000000)
   --quiet-wait S    before the import, wait up to S seconds for the machine to be idle (30)
+  --node-options=S  the importing process's NODE_OPTIONS instead of the scheduler's in
+                    docker/compose.yaml, for comparisons
   --keep            keep the database (prints its name)`);
   process.exit(0);
 }
@@ -102,22 +111,160 @@ async function generateCsv(resources: RunResources, file: string): Promise<void>
   if (code !== 0) throw new Error(`the CSV writer failed (${signal ?? code}): ${writer.tail.join('\n')}`);
 }
 
+/** What the importing process reports of its import: see `measureImport`. */
+interface ImportMeasurement {
+  report: ImportReport;
+  seconds: number;
+  busyBefore?: number;
+  nodeFlags: string[];
+  rssBefore: number;
+  rssPeak: number;
+  rssPeakFirstTenth: number;
+  rssPeakSecondHalf: number;
+  heapBefore: number;
+  heapAfter: number;
+}
+
+const IMPORT_STARTED = 'import started';
+const IMPORT_MEASURED = 'import measured';
+
 /**
- * What the benchmark holds itself: let go of at the end of `main`, or by the run's cleanup before
- * it drops the database, whose connections PostgreSQL then ends (an error event a connected
- * client would die of).
+ * The importing process (`--measure-import <file> --source <id>`, its configuration in its
+ * environment): starts the command line's app, waits for a quiet machine, imports the file and
+ * prints its figures as one JSON line. Nothing else runs in it, so its memory is the import's.
+ */
+async function measureImport(file: string, sourceId: string, quietWaitSeconds: number): Promise<void> {
+  const app = await NestFactory.createApplicationContext(ImportCliModule.forRoot(loadConfig(process.env)), {
+    logger: ['warn', 'error'],
+  });
+  try {
+    const busyBefore = quietWaitSeconds > 0 ? await waitForQuiet(quietWaitSeconds * 1000) : undefined;
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const rssBefore = process.memoryUsage().rss;
+    const samples: number[] = [];
+    const sampler = setInterval(() => samples.push(process.memoryUsage().rss), 100);
+    // The command writes the report as JSON, or why it could not import.
+    let report: ImportReport | undefined;
+    let refusal = '';
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const text = chunk.toString('utf8');
+        if (text.startsWith('{')) report = JSON.parse(text) as ImportReport;
+        else refusal += text;
+        done();
+      },
+    });
+    // The progress line, on a line of its own every 30 s: the benchmark shows the latest.
+    let lastLog = Date.now();
+    const progress = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (Date.now() - lastLog > 30_000) {
+          lastLog = Date.now();
+          console.log(chunk.toString('utf8').replace(/^\r/, '').trim());
+        }
+        done();
+      },
+    });
+    console.log(JSON.stringify({ msg: IMPORT_STARTED }));
+    const started = Date.now();
+    const code = await runImportCommand(app, sourceId, file, undefined, { out, progress });
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    samples.push(process.memoryUsage().rss);
+    if (code !== 0 || !report) throw new Error(`import failed (exit code ${code}) ${refusal.trim()}`);
+    // What stays alive: a full collection after the import, against the one before it.
+    global.gc?.();
+    // Flat means the second half of the import needs no more than the first tenth did.
+    const peakOf = (part: number[]) => part.reduce((highest, rss) => Math.max(highest, rss), rssBefore);
+    const measured: ImportMeasurement = {
+      report,
+      seconds,
+      busyBefore,
+      nodeFlags: [...process.execArgv, ...(process.env.NODE_OPTIONS?.split(/\s+/) ?? [])].filter(
+        (flag) => flag.startsWith('--') && flag !== '--require',
+      ),
+      rssBefore,
+      rssPeak: peakOf(samples),
+      rssPeakFirstTenth: peakOf(samples.slice(0, Math.ceil(samples.length / 10))),
+      rssPeakSecondHalf: peakOf(samples.slice(Math.floor(samples.length / 2))),
+      heapBefore,
+      heapAfter: process.memoryUsage().heapUsed,
+    };
+    console.log(JSON.stringify({ msg: IMPORT_MEASURED, ...measured }));
+  } finally {
+    await app.close();
+  }
+}
+
+/** Starts the importing process and waits for its figures, measuring its CPU and Redis's meanwhile. */
+async function runImportProcess(
+  resources: RunResources,
+  environment: Record<string, string>,
+  file: string,
+  sourceId: string,
+): Promise<{ measured: ImportMeasurement; used: PhaseUsage }> {
+  const importer = startNode(
+    'importer',
+    [
+      '--expose-gc',
+      '--require',
+      join(__dirname, 'register.js'),
+      __filename,
+      '--measure-import',
+      file,
+      '--source',
+      sourceId,
+      '--quiet-wait',
+      flags['quiet-wait'],
+    ],
+    { cwd: join(__dirname, '..'), env: environment, keep: [IMPORT_STARTED, IMPORT_MEASURED] },
+  );
+  resources.children.push(importer);
+  const meter = new UsageMeter();
+  // PostgreSQL is left out: its backends come and go with the pool, and the CPU of one that has
+  // exited can no longer be read.
+  meter.watchPid('importer', importer.pid);
+  meter.watchComm('redis', 'redis-server');
+  const measuredLine = () => importer.kept.find((kept) => kept.msg === IMPORT_MEASURED);
+  // Its end is a failure unless it printed its figures first.
+  const ended = importer.exited.then(async ({ code, signal }) => {
+    // Its output may still be on its way when it exits.
+    const { stdout } = importer.process;
+    if (stdout && !stdout.readableEnded) await once(stdout, 'end');
+    if (code !== 0 || !measuredLine())
+      throw new Error(`the importing process ended (${signal ?? code}): ${importer.tail.join('\n')}`);
+  });
+  const line = (msg: string) =>
+    Promise.race([
+      ended,
+      waitFor(() => importer.kept.some((kept) => kept.msg === msg), msg, WATCHDOG_MS, 50),
+    ]);
+  await line(IMPORT_STARTED);
+  const usage = meter.begin();
+  const progress = setInterval(() => {
+    const latest = importer.tail.at(-1);
+    if (latest?.startsWith('[')) log(latest);
+  }, 30_000);
+  await line(IMPORT_MEASURED).finally(() => clearInterval(progress));
+  const used = usage.end();
+  await ended;
+  return { measured: measuredLine() as unknown as ImportMeasurement, used };
+}
+
+/**
+ * The benchmark's own connection: ended at the end of `main`, or by the run's cleanup before it
+ * drops the database, whose connections PostgreSQL then ends (an error event a connected client
+ * would die of).
  */
 interface Held {
-  app?: INestApplicationContext;
   db?: Client;
 }
 
 async function release(held: Held): Promise<void> {
-  const { app, db } = held;
-  held.app = undefined;
+  const { db } = held;
   held.db = undefined;
   await db?.end().catch(() => undefined);
-  await app?.close().catch(() => undefined);
 }
 
 async function main(resources: RunResources, held: Held): Promise<void> {
@@ -134,11 +281,12 @@ async function main(resources: RunResources, held: Held): Promise<void> {
   log(`wrote ${rows} rows, ${round(bytes / MiB)} MiB, in ${round(generated, 1)} s`);
 
   const secretsKey = randomBytes(32).toString('hex');
-  const config = loadConfig(resources.appEnvironment(0, secretsKey));
-  const app = await NestFactory.createApplicationContext(ImportCliModule.forRoot(config), {
+  const environment = resources.appEnvironment(0, secretsKey, 'scheduler');
+  if (flags['node-options'] !== undefined) environment.NODE_OPTIONS = flags['node-options'];
+  // Migrated before the seed, as the importing process would find it.
+  await NestFactory.createApplicationContext(ImportCliModule.forRoot(loadConfig(environment)), {
     logger: ['warn', 'error'],
-  });
-  held.app = app;
+  }).then((app) => app.close());
   const db = new Client({ connectionString: databaseUrl(resources.databaseName) });
   held.db = db;
   try {
@@ -147,58 +295,10 @@ async function main(resources: RunResources, held: Held): Promise<void> {
     const box = new SecretBox({ secretsKey: Buffer.from(secretsKey, 'hex') });
     const [{ id: sourceId }] = await insertSources(db, box, userId, 'Webhook', 1, 'Imported');
 
-    const quietWait = Number(flags['quiet-wait']);
-    const busyBefore = quietWait > 0 ? await waitForQuiet(quietWait * 1000) : undefined;
+    const { measured, used } = await runImportProcess(resources, environment, file, sourceId);
+    const { report, seconds, busyBefore, rssBefore: before, rssPeak: peak } = measured;
     if (busyBefore !== undefined && busyBefore >= 15)
-      log(`warning: the machine is ${busyBefore}% busy with other work; rows/s will be lower`);
-    const meter = new UsageMeter();
-    // PostgreSQL is left out: its backends come and go with the pool, and the CPU of one that
-    // has exited can no longer be read.
-    meter.watchPid('bench', process.pid);
-    meter.watchComm('redis', 'redis-server');
-
-    global.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const samples: number[] = [];
-    const sampler = setInterval(() => {
-      const rss = process.memoryUsage().rss;
-      samples.push(rss);
-      peak = Math.max(peak, rss);
-    }, 100);
-    // The command writes the report as JSON, or why it could not import.
-    let report: ImportReport | undefined;
-    let refusal = '';
-    const out = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        const text = chunk.toString('utf8');
-        if (text.startsWith('{')) report = JSON.parse(text) as ImportReport;
-        else refusal += text;
-        done();
-      },
-    });
-    let lastLog = Date.now();
-    const progress = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        if (Date.now() - lastLog > 30_000) {
-          lastLog = Date.now();
-          log(chunk.toString('utf8').replace(/^\r/, '').trim());
-        }
-        done();
-      },
-    });
-    const usage = meter.begin();
-    const started = Date.now();
-    const code = await runImportCommand(app, sourceId, file, undefined, { out, progress });
-    const seconds = (Date.now() - started) / 1000;
-    const used = usage.end();
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().rss);
-    if (code !== 0 || !report) throw new Error(`import failed (exit code ${code}) ${refusal.trim()}`);
-    // What stays alive: a full collection after the import, against the one before it.
-    global.gc?.();
-    const heapAfter = process.memoryUsage().heapUsed;
+      log(`warning: the machine was ${busyBefore}% busy with other work; rows/s will be lower`);
 
     const stored = await countStored(db, [sourceId]);
     const rolledUp = (
@@ -210,18 +310,13 @@ async function main(resources: RunResources, held: Held): Promise<void> {
     const growth = (peak - before) / MiB;
     // The target is in megabytes (10^6 bytes), as bench:query's; the figures are in MiB.
     const growthMB = (peak - before) / 1e6;
-    // Flat means the second half of the import needs no more than the first tenth did.
-    const peakOf = (part: number[]) => part.reduce((highest, rss) => Math.max(highest, rss), before);
-    const firstTenthPeak = peakOf(samples.slice(0, Math.ceil(samples.length / 10)));
-    const secondHalfPeak = peakOf(samples.slice(Math.floor(samples.length / 2)));
     // CPU seconds per 1,000 rows: comparable between runs whatever else the machine was doing.
     const { rowsRead } = report;
     const cpuPer1000 = (name: string) =>
       round(((used.processes[name]?.cpuPercent ?? 0) / 100) * seconds * (1000 / rowsRead), 3);
-    const nodeFlags = process.execArgv.filter((flag) => flag !== '--require' && !flag.includes('register'));
     const figures = {
       machine,
-      nodeFlags,
+      nodeFlags: measured.nodeFlags,
       rows,
       fileMiB: round(bytes / MiB, 1),
       report: { ...report, rejections: report.rejections.length },
@@ -229,7 +324,7 @@ async function main(resources: RunResources, held: Held): Promise<void> {
       rolledUp,
       seconds: round(seconds, 1),
       rowsPerSecond: round(report.rowsRead / seconds),
-      cpuSecondsPer1000Rows: { bench: cpuPer1000('bench'), redis: cpuPer1000('redis') },
+      cpuSecondsPer1000Rows: { importer: cpuPer1000('importer'), redis: cpuPer1000('redis') },
       machineBusyBeforePercent: busyBefore,
       machineCpuPercent: used.machineCpuPercent,
       otherCpuPercent: used.otherCpuPercent,
@@ -237,10 +332,10 @@ async function main(resources: RunResources, held: Held): Promise<void> {
       rssPeakMiB: round(peak / MiB),
       rssGrowthMiB: round(growth, 1),
       rssGrowthMB: round(growthMB, 1),
-      rssPeakFirstTenthMiB: round(firstTenthPeak / MiB),
-      rssPeakSecondHalfMiB: round(secondHalfPeak / MiB),
-      liveHeapBeforeMiB: round(heapBefore / MiB, 1),
-      liveHeapAfterMiB: round(heapAfter / MiB, 1),
+      rssPeakFirstTenthMiB: round(measured.rssPeakFirstTenth / MiB),
+      rssPeakSecondHalfMiB: round(measured.rssPeakSecondHalf / MiB),
+      liveHeapBeforeMiB: round(measured.heapBefore / MiB, 1),
+      liveHeapAfterMiB: round(measured.heapAfter / MiB, 1),
     };
     mkdirSync(join(__dirname, 'results'), { recursive: true });
     const results = join(__dirname, 'results', `import-${resources.stamp}.json`);
@@ -254,13 +349,13 @@ async function main(resources: RunResources, held: Held): Promise<void> {
         ` stored rows   ${stored} in telemetry, ${rolledUp} counted in telemetry_hourly`,
         ` time          ${round(seconds, 1)} s`,
         ` rows/s        ${figures.rowsPerSecond}`,
-        ` CPU           per 1,000 rows: ${figures.cpuSecondsPer1000Rows.bench} s this process, ${figures.cpuSecondsPer1000Rows.redis} s Redis`,
+        ` CPU           per 1,000 rows: ${figures.cpuSecondsPer1000Rows.importer} s the importing process, ${figures.cpuSecondsPer1000Rows.redis} s Redis`,
         ` machine       ${used.machineCpuPercent}% of ${cpus().length} cores busy during the import, ${used.otherCpuPercent}% of a core other work` +
           (busyBefore === undefined ? '' : `; ${busyBefore}% busy just before`),
-        ` node flags    ${nodeFlags.join(' ') || 'none'}`,
+        ` node flags    ${figures.nodeFlags.join(' ') || 'none'} (the importing process)`,
         ` RSS           ${round(before / MiB)} MiB before, ${round(peak / MiB)} MiB peak: growth ${round(growth, 1)} MiB (${round(growthMB, 1)} MB)`,
-        ` RSS by time   peak ${round(firstTenthPeak / MiB)} MiB in the first tenth of the import, ${round(secondHalfPeak / MiB)} MiB in the second half`,
-        ` live heap     ${round(heapBefore / MiB, 1)} MiB before, ${round(heapAfter / MiB, 1)} MiB after (full collections)`,
+        ` RSS by time   peak ${figures.rssPeakFirstTenthMiB} MiB in the first tenth of the import, ${figures.rssPeakSecondHalfMiB} MiB in the second half`,
+        ` live heap     ${figures.liveHeapBeforeMiB} MiB before, ${figures.liveHeapAfterMiB} MiB after (full collections)`,
         ` ${growthMB < TARGET_RSS_GROWTH_MB ? 'PASS' : 'MISS'}  RSS growth < ${TARGET_RSS_GROWTH_MB} MB`,
         ` ${stored === rows && rolledUp === rows ? 'PASS' : 'MISS'}  every row stored and rolled up`,
         ` written to ${results}`,
@@ -271,14 +366,19 @@ async function main(resources: RunResources, held: Held): Promise<void> {
   }
 }
 
-if (flags['write-csv']) {
-  writeCsv(flags['write-csv']).then(
+const exitWith = (work: Promise<void>) =>
+  work.then(
     () => process.exit(0),
     (error: unknown) => {
       console.error(error);
       process.exit(1);
     },
   );
+
+if (flags['write-csv']) {
+  void exitWith(writeCsv(flags['write-csv']));
+} else if (flags['measure-import']) {
+  void exitWith(measureImport(flags['measure-import'], flags.source ?? '', Number(flags['quiet-wait'])));
 } else {
   const held: Held = {};
   const resources = new RunResources({

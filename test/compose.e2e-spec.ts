@@ -71,8 +71,8 @@ const LISTEN_PORT: Record<string, (config: AppConfig) => number> = {
 const PORT_VARIABLES = ['PORT', 'INGESTOR_PORT', 'SCHEDULER_PORT', 'HEALTH_PORT'];
 /** Ports an app listens on besides its own (the api's metrics): here, any free one (0). */
 const SIDE_PORT_VARIABLES = ['API_METRICS_PORT'];
-/** Read by the apps' dependencies (Express and others), not by our configuration. */
-const NOT_CONFIGURATION = ['NODE_ENV'];
+/** Read by Node itself and the apps' dependencies (Express and others), not by our configuration. */
+const NOT_CONFIGURATION = ['NODE_ENV', 'NODE_OPTIONS'];
 /** The ports of the database and Redis images: compose leaves them at their defaults. */
 const IMAGE_PORTS: Record<string, number> = { postgres: 5432, redis: 6379 };
 /** EMQX's MQTT listener (`listeners.tcp.default`) when its configuration leaves it alone. */

@@ -2,13 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
-/**
- * The V8 options docker/Dockerfile gives every app (`NODE_OPTIONS`): the apps are measured as they
- * are deployed. A larger young generation lets the many short-lived objects of a message die
- * there instead of being copied out: ~6 % less ingestor CPU per message in bench:ingest.
- */
-export const DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=32';
-
 export async function healthy(port: number): Promise<boolean> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/api/health`, {

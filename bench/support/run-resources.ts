@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Child, databaseUrl, dropDatabases, stopChild, TEST_REDIS_URL } from '@solar/testing';
-import { DEPLOYED_NODE_OPTIONS, round } from './processes';
+import { DeployedApp, deployedNodeOptions } from './deployment';
+import { round } from './processes';
 
 const started = performance.now();
 
@@ -79,10 +80,10 @@ export class RunResources {
   /**
    * The environment every app of the run starts with: the run's database, Redis prefix and data
    * directory, fresh secrets (`secretsKey` as given: the bench seals credentials with it too),
-   * the api on `apiPort`, warnings only, and the V8 options the apps are deployed with.
+   * the api on `apiPort`, warnings only, and the V8 options `app` is deployed with (the api's
+   * and the ingestor's are the image's, the same).
    */
-
-  appEnvironment(apiPort: number, secretsKey: string): Record<string, string> {
+  appEnvironment(apiPort: number, secretsKey: string, app: DeployedApp = 'api'): Record<string, string> {
     return {
       DATABASE_URL: databaseUrl(this.databaseName),
       REDIS_URL: TEST_REDIS_URL,
@@ -97,7 +98,7 @@ export class RunResources {
       API_METRICS_PORT: '0',
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'warn',
-      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+      NODE_OPTIONS: deployedNodeOptions(app),
     };
   }
 
