@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '@solar/config';
 import { SecretBox } from '@solar/core';
+import { migrate } from '@solar/database';
 import { ImportReport } from '@solar/telemetry';
 import { databaseUrl, startNode, waitFor, withServer } from '@solar/testing';
 import { ImportCliModule } from '../apps/scheduler/src/cli/import-cli.module';
@@ -290,10 +291,7 @@ async function main(resources: RunResources, held: Held): Promise<void> {
   const secretsKey = randomBytes(32).toString('hex');
   const environment = resources.appEnvironment(0, secretsKey, 'scheduler');
   if (flags['node-options'] !== undefined) environment.NODE_OPTIONS = flags['node-options'];
-  // Migrated before the seed, as the importing process would find it.
-  await NestFactory.createApplicationContext(ImportCliModule.forRoot(loadConfig(environment)), {
-    logger: ['warn', 'error'],
-  }).then((app) => app.close());
+  await migrate(databaseUrl(resources.databaseName));
   const db = new Client({ connectionString: databaseUrl(resources.databaseName) });
   held.db = db;
   try {

@@ -98,6 +98,7 @@ interface Arrival {
   ts: Date;
   receivedAt: Date;
   sender: Sender;
+  beyondMemory: boolean;
   resolve: (admission: Admission) => void;
   reject: (error: unknown) => void;
 }
@@ -148,7 +149,14 @@ export class TelemetryWindows {
 
   admit(sunSourceId: string, ts: Date, receivedAt: Date, sender: Sender): Promise<Admission> {
     return new Promise((resolve, reject) =>
-      this.arrivals.add(sunSourceId, { ts, receivedAt, sender, resolve, reject }),
+      this.arrivals.add(sunSourceId, {
+        ts,
+        receivedAt,
+        sender,
+        beyondMemory: isBeyondMemory(ts, receivedAt),
+        resolve,
+        reject,
+      }),
     );
   }
 
@@ -182,7 +190,7 @@ export class TelemetryWindows {
       THROTTLE_MEMORY_MS,
       IN_FLIGHT_TTL_MS,
     ];
-    for (const { ts, receivedAt, sender } of batch) {
+    for (const { ts, receivedAt, sender, beyondMemory } of batch) {
       const at = ts.getTime();
       let marker = 0;
       if (sender.mode === 'device') {
@@ -194,13 +202,13 @@ export class TelemetryWindows {
         `(${at - THROTTLE_WINDOW_MS}`,
         `(${at + THROTTLE_WINDOW_MS}`,
         String(receivedAt.getTime() - THROTTLE_MEMORY_MS),
-        isBeyondMemory(ts, receivedAt) ? '1' : '0',
+        beyondMemory ? '1' : '0',
         marker,
       );
     }
     const answers = await this.redis.admitTelemetry(keys.length, ...keys, ...args);
     batch.forEach((arrival, index) =>
-      arrival.resolve(admissionOf(answers[2 * index], answers[2 * index + 1], arrival)),
+      arrival.resolve(admissionOf(answers[2 * index], answers[2 * index + 1], arrival.beyondMemory)),
     );
   }
 
@@ -210,10 +218,10 @@ export class TelemetryWindows {
   }
 }
 
-function admissionOf(verdict: number, budgetLeftMs: number, { ts, receivedAt }: Arrival): Admission {
+function admissionOf(verdict: number, budgetLeftMs: number, beyondMemory: boolean): Admission {
   switch (verdict) {
     case 0:
-      return { status: 'admitted', beyondMemory: isBeyondMemory(ts, receivedAt) };
+      return { status: 'admitted', beyondMemory };
     case 1:
       return { status: 'duplicate' };
     case 2:
