@@ -1,19 +1,8 @@
 /** One Jest run: unit specs beside the code (the benchmarks' too) and in test/, integration and end-to-end specs against the real services. */
 const { solarLibs } = require('./scripts/solar-libs');
+const { SWC_OPTIONS } = require('./scripts/swc-options');
 
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  },
-];
+const swc = ['@swc/jest', SWC_OPTIONS];
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const moduleNameMapper = Object.fromEntries(

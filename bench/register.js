@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Runs the benchmark's TypeScript directly: `node --require ./bench/register.js bench/ingest.ts`.
- * A require hook compiling `.ts` with @swc/core (the options Jest uses, see jest.config.js) and
+ * A require hook compiling `.ts` with @swc/core (Jest's options, scripts/swc-options.js) and
  * resolving the `@solar/*` aliases to the directories of tsconfig.json's `paths`. Worker threads
  * inherit it through `execArgv`. The apps under test are not run through this hook: the benchmark
  * starts the built ones (`dist/`).
@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const Module = require('node:module');
 const { transformSync } = require('@swc/core');
 const { solarLibs } = require('../scripts/solar-libs');
+const { SWC_OPTIONS } = require('../scripts/swc-options');
 
 const libDirs = new Map(solarLibs().map(({ alias, dir }) => [alias, dir]));
 
@@ -18,19 +19,8 @@ Module._resolveFilename = function (request, ...rest) {
   return resolveFilename.call(this, libDirs.get(request) ?? request, ...rest);
 };
 
-const options = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022',
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
-
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { ...options, filename });
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { ...SWC_OPTIONS, filename });
   module._compile(code, filename);
 };
 process.setSourceMapsEnabled?.(true);
