@@ -306,7 +306,6 @@ const REFRESH_OPENINGS = `
   END
   $$`;
 
-/** The statement-level trigger function: the hours a statement inserted, updated or deleted (transition table `changed`). */
 /** The columns an hour's opening is computed from (its first readings), and those the next hour's is (its last). */
 const FIRST_READINGS = [
   ...COUNTERS.map((counter) => `first_${counter}`),
@@ -325,18 +324,24 @@ const changedBetween = (columns: string[]) =>
  * hour's, a deleted one the next hour's, an updated one its own only if its first readings changed
  * and the next hour's only if its last ones did (a device's point appended to its hour changes
  * only the last).
+ *
+ * `planned`: `'once'` as this migration created it, where PL/pgSQL keeps the UPDATE's join of the
+ * two transition tables planned for the size they had at its first call in a connection;
+ * `'per call'` as `PlanOpeningsJoinPerCall1765000000000` replaces it.
  */
-const REFRESH_OPENINGS_TRIGGER = `
-  CREATE FUNCTION refresh_telemetry_openings_after() RETURNS trigger LANGUAGE plpgsql AS $$
+export function refreshOpeningsTrigger(planned: 'once' | 'per call'): string {
+  const updatedHours = `refresh_telemetry_openings(array_agg(n.sun_source_id), array_agg(n.hour), array_agg(${changedBetween(FIRST_READINGS)}))
+         FROM changed n JOIN changed_before o ON o.sun_source_id = n.sun_source_id AND o.hour = n.hour
+        WHERE ${changedBetween(FIRST_READINGS)} OR ${changedBetween(LAST_READINGS)}
+       HAVING count(*) > 0`;
+  return `
+  CREATE OR REPLACE FUNCTION refresh_telemetry_openings_after() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF current_setting('solar.refreshing_openings', true) IS NOT DISTINCT FROM 'on' THEN
       RETURN NULL;
     END IF;
     IF TG_OP = 'UPDATE' THEN
-      PERFORM refresh_telemetry_openings(array_agg(n.sun_source_id), array_agg(n.hour), array_agg(${changedBetween(FIRST_READINGS)}))
-         FROM changed n JOIN changed_before o ON o.sun_source_id = n.sun_source_id AND o.hour = n.hour
-        WHERE ${changedBetween(FIRST_READINGS)} OR ${changedBetween(LAST_READINGS)}
-       HAVING count(*) > 0;
+      ${planned === 'once' ? `PERFORM ${updatedHours}` : `EXECUTE $update$SELECT ${updatedHours}$update$`};
     ELSE
       PERFORM refresh_telemetry_openings(array_agg(sun_source_id), array_agg(hour), array_agg(TG_OP = 'INSERT'))
          FROM changed HAVING count(*) > 0;
@@ -344,6 +349,7 @@ const REFRESH_OPENINGS_TRIGGER = `
     RETURN NULL;
   END
   $$`;
+}
 
 const OPENING_TRIGGERS = [
   ['INSERT', 'NEW TABLE AS changed'],
@@ -392,7 +398,7 @@ export class RollUpEnergyIncrements1764950000000 implements MigrationInterface {
     );
     await queryRunner.query(REBUILD);
     await queryRunner.query(REFRESH_OPENINGS);
-    await queryRunner.query(REFRESH_OPENINGS_TRIGGER);
+    await queryRunner.query(refreshOpeningsTrigger('once'));
     for (const trigger of OPENING_TRIGGERS) await queryRunner.query(trigger);
     await queryRunner.query(`
       CREATE FUNCTION recount_telemetry_hour() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -10,6 +10,7 @@ import { AddUserSessionGeneration1764810000000 } from './1764810000000-add-user-
 import { AddWeatherCoordinates1764850000000 } from './1764850000000-add-weather-coordinates';
 import { CreateDayAheadForecasts1764900000000 } from './1764900000000-create-day-ahead-forecasts';
 import { RollUpEnergyIncrements1764950000000 } from './1764950000000-roll-up-energy-increments';
+import { PlanOpeningsJoinPerCall1765000000000 } from './1765000000000-plan-openings-join-per-call';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   AddWeatherCoordinates1764850000000,
   CreateDayAheadForecasts1764900000000,
   RollUpEnergyIncrements1764950000000,
+  PlanOpeningsJoinPerCall1765000000000,
 ];
