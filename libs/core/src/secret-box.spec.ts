@@ -1,4 +1,4 @@
-import { secretsEqual } from './constant-time';
+import { matchesSecretDigest, secretDigest, secretsEqual } from './constant-time';
 import { SecretBox } from './secret-box';
 
 describe('SecretBox', () => {
@@ -38,5 +38,15 @@ describe('secretsEqual', () => {
     ['', 'a', false],
   ])('%p vs %p is %p', (a, b, expected) => {
     expect(secretsEqual(a, b)).toBe(expected);
+  });
+});
+
+describe('matchesSecretDigest', () => {
+  it('matches the secret the digest was taken of, and nothing else', () => {
+    const digest = secretDigest('ak_0123');
+    expect(matchesSecretDigest('ak_0123', digest)).toBe(true);
+    expect(matchesSecretDigest('ak_0124', digest)).toBe(false);
+    expect(matchesSecretDigest('ak_01234', digest)).toBe(false);
+    expect(matchesSecretDigest('', digest)).toBe(false);
   });
 });

@@ -27,7 +27,7 @@ export const SUN_SOURCE_NOT_FOUND = 'Sun source not found';
 /**
  * What is asked of a source before anything else, over and over: who owns it (every read of its
  * telemetry), its heading (reports, exports) and how its devices authenticate (every message).
- * Kept for 30 s, credentials sealed as stored (a secret is opened only when compared). Every
+ * Kept for 30 s, credentials sealed as stored (`SourceCredentials` keeps their digests). Every
  * change to a source (key or secret rotated, switched off, edited, deleted, its owner deleted)
  * is announced on Redis and every process forgets that source at once.
  *

@@ -4,7 +4,7 @@ import { ConnectionType, SourceAccess, SourceAccessCache, SourceCredentials } fr
 import { TelemetryRejection } from '../normalize';
 import { channelOf, countIntakeOutcome } from './intake-metrics';
 import { IngestOutcome, NOT_STORED, TelemetryIngestion } from './telemetry-ingestion.service';
-import { verifyWebhookSecret, WebhookCredentials, WebhookMessages } from './webhook-signature';
+import { verifyWebhookSecret, WebhookCredentials, WebhookMessages, WebhookSecret } from './webhook-signature';
 
 /** The most a device's message may weigh, whichever transport brought it. */
 export const MAX_TELEMETRY_BYTES = 64 * 1024;
@@ -105,8 +105,11 @@ export class TelemetryIntake {
     receivedAt: Date,
   ): IntakeOutcome | undefined {
     if (via === 'MQTT') return undefined;
-    const secret = this.credentials.webhookSecretOf(source);
-    if (!secret) return UNKNOWN;
+    if (!source.webhookSecretEncrypted) return UNKNOWN;
+    const secret: WebhookSecret = {
+      digest: () => this.credentials.webhookSecretDigestOf(source)!,
+      value: () => this.credentials.webhookSecretOf(source)!,
+    };
     try {
       verifyWebhookSecret(secret, body, payload, credentials, receivedAt);
       return undefined;

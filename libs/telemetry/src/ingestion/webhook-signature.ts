@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { BadRequestError, secretsEqual } from '@solar/core';
+import { BadRequestError, matchesSecretDigest, secretsEqual } from '@solar/core';
 
 export const WebhookMessages = {
   malformed: 'Malformed JSON body',
@@ -32,6 +32,15 @@ export function webhookCredentialsOf(
 const UNIX_SECONDS = /^\d{1,12}$/;
 
 /**
+ * A source's webhook secret as the check needs it: a body's `key` is compared with its digest,
+ * an HMAC is computed with the secret itself. Each is asked for only when needed.
+ */
+export interface WebhookSecret {
+  digest(): Buffer;
+  value(): string;
+}
+
+/**
  * The one check of a webhook message's secret (throws a 400 otherwise), in constant time:
  * - `X-Webhook-Secret` with `X-Webhook-Timestamp`: the HMAC-SHA256 of `{timestamp}.{raw body}`
  *   (the timestamp exactly as sent, a dot, the body's bytes), and the timestamp within ±5
@@ -43,7 +52,7 @@ const UNIX_SECONDS = /^\d{1,12}$/;
  * protection that a plain `key` cannot give.
  */
 export function verifyWebhookSecret(
-  secret: string,
+  secret: WebhookSecret,
   body: Buffer,
   payload: unknown,
   credentials: WebhookCredentials,
@@ -56,12 +65,12 @@ export function verifyWebhookSecret(
   if (signature === undefined) {
     if (timestamp !== undefined) throw new BadRequestError(WebhookMessages.timestampWithoutSignature);
     const key = isObject(payload) ? payload.key : undefined;
-    if (typeof key !== 'string' || !secretsEqual(key, secret)) {
+    if (typeof key !== 'string' || !matchesSecretDigest(key, secret.digest())) {
       throw new BadRequestError(WebhookMessages.badSecret);
     }
     return;
   }
-  const hmac = createHmac('sha256', secret);
+  const hmac = createHmac('sha256', secret.value());
   if (timestamp !== undefined) hmac.update(`${timestamp}.`, 'utf8');
   const expected = hmac.update(body).digest('hex');
   if (!secretsEqual(signature.trim().toLowerCase(), expected)) {
