@@ -12,3 +12,4 @@ export * from './built-apps';
 export * from './child-processes';
 export * from './api-harness';
 export * from './metrics-scrape';
+export * from './spec-database';

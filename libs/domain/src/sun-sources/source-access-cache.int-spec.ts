@@ -3,8 +3,16 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, PreparedQueries } from '@solar/database';
-import { createRedisPrefix, createTestDatabase, TEST_REDIS_URL, testConfig, waitFor } from '@solar/testing';
+import { PreparedQueries } from '@solar/database';
+import {
+  createRedisPrefix,
+  insertSpecUser,
+  openSpecDatabase,
+  SpecDatabase,
+  TEST_REDIS_URL,
+  testConfig,
+  waitFor,
+} from '@solar/testing';
 import { SourceAccessCache } from './source-access-cache';
 import { SourceAccess, SunSourceRepository } from './sun-source.repository';
 import { SunSourceEntity } from './sun-source.entity';
@@ -28,7 +36,7 @@ class CountingRepository extends SunSourceRepository {
  */
 describe('SourceAccessCache, against PostgreSQL and Redis', () => {
   const { prefix, cleanup } = createRedisPrefix();
-  let drop: () => Promise<void>;
+  let database: SpecDatabase;
   let db: Client;
   let dataSource: DataSource;
   let redis: Redis;
@@ -38,18 +46,10 @@ describe('SourceAccessCache, against PostgreSQL and Redis', () => {
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
-    const database = await createTestDatabase();
-    drop = database.drop;
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    dataSource = await new DataSource(dataSourceOptions(database.url)).initialize();
+    database = await openSpecDatabase();
+    ({ db, dataSource } = database);
     redis = new Redis(TEST_REDIS_URL);
-    userId = randomUUID();
-    await db.query(
-      `INSERT INTO users (id, email, password_hash, roles, email_verified)
-       VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
-      [userId, `${userId}@example.com`],
-    );
+    userId = await insertSpecUser(db);
   });
 
   beforeEach(() => {
@@ -70,11 +70,9 @@ describe('SourceAccessCache, against PostgreSQL and Redis', () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await db?.end();
+    await database?.close();
     redis?.disconnect();
     await cleanup();
-    await drop?.();
   });
 
   async function insertSources(count: number): Promise<string[]> {

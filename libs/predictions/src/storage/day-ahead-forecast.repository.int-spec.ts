@@ -2,9 +2,8 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '@solar/database';
 import { DayAheadHour } from '@solar/forecast';
-import { createTestDatabase } from '@solar/testing';
+import { insertSpecUser, openSpecDatabase, SpecDatabase } from '@solar/testing';
 import { DayAheadForecastRepository, StoredDayAheadForecast } from './day-ahead-forecast.repository';
 import { PredictionHistoryRepository } from './prediction-history.repository';
 
@@ -31,7 +30,7 @@ function kept(date: string, issuedAt: string, solarPower: number): StoredDayAhea
 }
 
 describe('DayAheadForecastRepository and the measured hours', () => {
-  let drop: () => Promise<void>;
+  let database: SpecDatabase;
   let db: Client;
   let dataSource: DataSource;
   let repository: DayAheadForecastRepository;
@@ -40,19 +39,12 @@ describe('DayAheadForecastRepository and the measured hours', () => {
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
-    const database = await createTestDatabase();
-    drop = database.drop;
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    dataSource = await new DataSource(dataSourceOptions(database.url)).initialize();
+    database = await openSpecDatabase();
+    ({ db, dataSource } = database);
     repository = new DayAheadForecastRepository(dataSource);
     history = new PredictionHistoryRepository(dataSource);
-    const userId = randomUUID();
+    const userId = await insertSpecUser(db);
     sourceId = randomUUID();
-    await db.query(`INSERT INTO users (id, email, password_hash) VALUES ($1, $2, 'x')`, [
-      userId,
-      `${userId}@example.com`,
-    ]);
     await db.query(
       `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
        VALUES ($1, $2, 'Roof', 'Webhook', 'sealed')`,
@@ -61,9 +53,7 @@ describe('DayAheadForecastRepository and the measured hours', () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await db?.end();
-    await drop?.();
+    await database?.close();
   });
 
   it('keeps per day the forecast issued last, whatever order the jobs end in', async () => {

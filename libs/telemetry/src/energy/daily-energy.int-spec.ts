@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, PreparedQueries } from '@solar/database';
-import { createTestDatabase, seededRandom } from '@solar/testing';
+import { PreparedQueries } from '@solar/database';
+import { insertSpecUser, openSpecDatabase, seededRandom, SpecDatabase } from '@solar/testing';
 import { TelemetryQueryRepository } from '../query/telemetry-query.repository';
 import { INSERT_TELEMETRY_SQL, insertParameters } from '../storage/telemetry-insert';
 import { TelemetryPoint } from '../storage/telemetry-point';
@@ -101,7 +101,7 @@ function tallies(
 const kwh = (value: number | null) => (value === null ? null : expect.closeTo(value, 9));
 
 describe("a day's energy: the SQL over the hourly rollup and the TypeScript rules agree", () => {
-  let drop: () => Promise<void>;
+  let database: SpecDatabase;
   let databaseUrl: string;
   let db: Client;
   let dataSource: DataSource;
@@ -110,28 +110,17 @@ describe("a day's energy: the SQL over the hourly rollup and the TypeScript rule
   let userId: string;
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    databaseUrl = database.url;
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    dataSource = await new DataSource(dataSourceOptions(database.url)).initialize();
+    database = await openSpecDatabase();
+    ({ url: databaseUrl, db, dataSource } = database);
     prepared = new PreparedQueries(dataSource);
     repository = new TelemetryQueryRepository(dataSource, prepared);
-    userId = randomUUID();
-    await db.query(
-      `INSERT INTO users (id, email, password_hash, roles, email_verified)
-       VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
-      [userId, `${userId}@example.com`],
-    );
+    userId = await insertSpecUser(db);
     await db.query(`SELECT ensure_telemetry_partition(date '2026-06-01')`);
   });
 
   afterAll(async () => {
     await prepared.onApplicationShutdown();
-    await dataSource.destroy();
-    await db.end();
-    await drop();
+    await database.close();
   });
 
   async function createSource(): Promise<string> {

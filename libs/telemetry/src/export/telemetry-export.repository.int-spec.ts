@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@solar/database';
-import { createTestDatabase } from '@solar/testing';
+import { createTestDatabase, insertSpecUser } from '@solar/testing';
 import { EXPORT_SETTINGS, ROWS_SQL, TelemetryExportRepository } from './telemetry-export.repository';
 
 const MINUTE = 60_000;
@@ -35,12 +35,7 @@ describe('the export cursor plan', () => {
     databaseUrl = database.url;
     db = new Client({ connectionString: database.url });
     await db.connect();
-    const userId = randomUUID();
-    await db.query(
-      `INSERT INTO users (id, email, password_hash, roles, email_verified)
-       VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
-      [userId, `${userId}@example.com`],
-    );
+    const userId = await insertSpecUser(db);
     const sources = Array.from({ length: SOURCES }, () => randomUUID());
     sourceId = sources[0];
     await db.query(

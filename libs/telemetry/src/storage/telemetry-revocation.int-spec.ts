@@ -2,9 +2,9 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, PreparedQueries } from '@solar/database';
+import { PreparedQueries } from '@solar/database';
 import { ConnectionType } from '@solar/domain';
-import { createTestDatabase, waitFor } from '@solar/testing';
+import { insertSpecUser, openSpecDatabase, SpecDatabase, waitFor } from '@solar/testing';
 import { emptyTelemetryValues } from '../telemetry-fields';
 import { TelemetryPartitions } from './telemetry-partitions';
 import { TelemetryPoint } from './telemetry-point';
@@ -18,7 +18,7 @@ const START = Date.UTC(2026, 3, 1);
  * transport, and a refused row neither fails its batch nor comes back as stored.
  */
 describe('TelemetryWriter and revoked sources', () => {
-  let drop: () => Promise<void>;
+  let database: SpecDatabase;
   let db: Client;
   let dataSource: DataSource;
   let writer: TelemetryWriter;
@@ -26,28 +26,18 @@ describe('TelemetryWriter and revoked sources', () => {
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
-    const database = await createTestDatabase();
-    drop = database.drop;
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    dataSource = await new DataSource(dataSourceOptions(database.url)).initialize();
+    database = await openSpecDatabase();
+    ({ db, dataSource } = database);
     writer = new TelemetryWriter(
       dataSource,
       new TelemetryPartitions(dataSource),
       new PreparedQueries(dataSource),
     );
-    userId = randomUUID();
-    await db.query(
-      `INSERT INTO users (id, email, password_hash, roles, email_verified)
-       VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
-      [userId, `${userId}@example.com`],
-    );
+    userId = await insertSpecUser(db);
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await db?.end();
-    await drop?.();
+    await database?.close();
   });
 
   async function source(connectionType: ConnectionType, isActive = true): Promise<string> {

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@solar/database';
+import { createTestDatabase } from './test-databases';
+
+/** A spec's own migrated database, opened both ways a spec below the HTTP layer uses it. */
+export interface SpecDatabase {
+  url: string;
+  /** For the spec's own SQL: seeding, and reading what the code under test wrote. */
+  db: Client;
+  /** For the repositories and services under test. */
+  dataSource: DataSource;
+  /** Closes both connections and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function openSpecDatabase(): Promise<SpecDatabase> {
+  const { url, drop } = await createTestDatabase();
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  const dataSource = await new DataSource(dataSourceOptions(url)).initialize();
+  return {
+    url,
+    db,
+    dataSource,
+    close: async () => {
+      await dataSource.destroy();
+      await db.end();
+      await drop();
+    },
+  };
+}
+
+/** A verified account written straight into its table, to own a spec's sources; its id. */
+export async function insertSpecUser(db: Client): Promise<string> {
+  const id = randomUUID();
+  await db.query(
+    `INSERT INTO users (id, email, password_hash, roles, email_verified)
+     VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
+    [id, `${id}@example.com`],
+  );
+  return id;
+}
