@@ -20,8 +20,9 @@ export async function insertUser(client: Client): Promise<string> {
 }
 
 /**
- * `count` sources of one connection type, inserted in batches, with credentials sealed exactly
- * as the api seals them (`SecretBox`, context `{id}:mqttApiKey` or `{id}:webhookSecret`).
+ * `count` sources of one connection type, inserted in batches, with credentials sealed and
+ * digested exactly as the api stores them (`SecretBox`, context `{id}:mqttApiKey` or
+ * `{id}:webhookSecret`).
  */
 export async function insertSources(
   client: Client,
@@ -37,22 +38,40 @@ export async function insertSources(
     const ids: string[] = [];
     const names: string[] = [];
     const sealed: string[] = [];
+    const digests: Buffer[] = [];
     for (let i = offset; i < Math.min(count, offset + BATCH); i += 1) {
       const id = randomUUID();
       const secret = type === 'MQTT' ? generateMqttApiKey() : generateWebhookSecret();
+      const context = `${id}:${type === 'MQTT' ? 'mqttApiKey' : 'webhookSecret'}`;
       sources.push({ id, secret });
       ids.push(id);
       names.push(`${label} ${i + 1}`);
-      sealed.push(box.seal(secret, `${id}:${type === 'MQTT' ? 'mqttApiKey' : 'webhookSecret'}`));
+      sealed.push(box.seal(secret, context));
+      digests.push(box.digest(secret, context));
     }
-    const column = type === 'MQTT' ? 'mqtt_api_key_encrypted' : 'webhook_secret_encrypted';
+    // As the api stores a new source's credential: sealed, with its digest where the schema has
+    // one (an earlier build's, run with --app-root, may not).
+    const [sealedColumn, digestColumn] =
+      type === 'MQTT'
+        ? ['mqtt_api_key_encrypted', 'mqtt_api_key_digest']
+        : ['webhook_secret_encrypted', 'webhook_secret_digest'];
+    const withDigest = digests.length > 0 && (await hasColumn(client, 'sun_sources', digestColumn));
     await client.query(
-      `INSERT INTO sun_sources (id, user_id, name, connection_type, ${column})
-       SELECT u.id, $2, u.name, $3, u.sealed FROM unnest($1::uuid[], $4::text[], $5::text[]) AS u(id, name, sealed)`,
-      [ids, userId, type, names, sealed],
+      `INSERT INTO sun_sources (id, user_id, name, connection_type, ${sealedColumn}${withDigest ? `, ${digestColumn}` : ''})
+       SELECT u.id, $2, u.name, $3, u.sealed${withDigest ? ', u.digest' : ''}
+         FROM unnest($1::uuid[], $4::text[], $5::text[], $6::bytea[]) AS u(id, name, sealed, digest)`,
+      [ids, userId, type, names, sealed, digests],
     );
   }
   return sources;
+}
+
+async function hasColumn(client: Client, table: string, column: string): Promise<boolean> {
+  const { rows } = await client.query(
+    'SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = $2',
+    [table, column],
+  );
+  return rows.length > 0;
 }
 
 /** Rows stored for these sources. */

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createTestEnvironment, Http, logIn, signUp, TestEnvironment } from '@solar/testing';
 import { startApi } from './support/api-harness';
@@ -1040,6 +1040,33 @@ describe('sun sources', () => {
     const text = after.rows.map((row) => row.text).join('\n');
     expect(text).not.toContain(rotated.body.webhookSecret);
     expect(text).not.toContain(regenerated.body.mqttApiKey);
+  });
+
+  it('keeps beside each credential a keyed digest, renewed with it, that is no plain hash', async () => {
+    const mqtt = await created(MQTT);
+    const webhook = await created({ ...WEBHOOK, webhookSecret: 'plain-text-shared-secret-42' });
+    const digests = async () =>
+      new Map(
+        (
+          await db.query<{ id: string; mqtt: Buffer | null; webhook: Buffer | null }>(
+            `SELECT id, mqtt_api_key_digest AS mqtt, webhook_secret_digest AS webhook
+               FROM sun_sources WHERE id = ANY($1::uuid[])`,
+            [[mqtt.id, webhook.id]],
+          )
+        ).rows.map((row) => [row.id, row]),
+      );
+    const before = await digests();
+    expect(before.get(mqtt.id)).toMatchObject({ mqtt: expect.any(Buffer), webhook: null });
+    expect(before.get(webhook.id)).toMatchObject({ mqtt: null, webhook: expect.any(Buffer) });
+    expect(before.get(mqtt.id)!.mqtt).toHaveLength(32);
+    const plain = createHash('sha256').update('plain-text-shared-secret-42').digest();
+    expect(before.get(webhook.id)!.webhook!.equals(plain)).toBe(false);
+
+    await http.post(`/api/sunsources/${webhook.id}/rotate-secret`).set('Cookie', owner.cookie).expect(200);
+    await http.post(`/api/sunsources/${mqtt.id}/regenerate-mqtt-key`).set('Cookie', owner.cookie).expect(200);
+    const after = await digests();
+    expect(after.get(mqtt.id)!.mqtt!.equals(before.get(mqtt.id)!.mqtt!)).toBe(false);
+    expect(after.get(webhook.id)!.webhook!.equals(before.get(webhook.id)!.webhook!)).toBe(false);
   });
 
   describe("another user's source", () => {

@@ -1,4 +1,5 @@
-import { matchesSecretDigest, secretDigest, secretsEqual } from './constant-time';
+import { createHash } from 'node:crypto';
+import { secretsEqual } from './constant-time';
 import { SecretBox } from './secret-box';
 
 describe('SecretBox', () => {
@@ -41,12 +42,22 @@ describe('secretsEqual', () => {
   });
 });
 
-describe('matchesSecretDigest', () => {
-  it('matches the secret the digest was taken of, and nothing else', () => {
-    const digest = secretDigest('ak_0123');
-    expect(matchesSecretDigest('ak_0123', digest)).toBe(true);
-    expect(matchesSecretDigest('ak_0124', digest)).toBe(false);
-    expect(matchesSecretDigest('ak_01234', digest)).toBe(false);
-    expect(matchesSecretDigest('', digest)).toBe(false);
+describe('SecretBox digests', () => {
+  const box = new SecretBox({ secretsKey: Buffer.alloc(32, 3) });
+
+  it('match the secret they were taken of, under the same context, and nothing else', () => {
+    const digest = box.digest('ak_0123', 'source-1:mqttApiKey');
+    expect(digest).toHaveLength(32);
+    expect(box.matches('ak_0123', digest, 'source-1:mqttApiKey')).toBe(true);
+    expect(box.matches('ak_0124', digest, 'source-1:mqttApiKey')).toBe(false);
+    expect(box.matches('', digest, 'source-1:mqttApiKey')).toBe(false);
+    expect(box.matches('ak_0123', digest, 'source-2:mqttApiKey')).toBe(false);
+    expect(box.matches('ak_0123', digest.subarray(0, 16), 'source-1:mqttApiKey')).toBe(false);
+  });
+
+  it('depend on SECRETS_KEY, and are not a plain hash of the secret', () => {
+    const other = new SecretBox({ secretsKey: Buffer.alloc(32, 4) });
+    expect(other.digest('ak_0123', 'c')).not.toEqual(box.digest('ak_0123', 'c'));
+    expect(box.digest('ak_0123', 'c')).not.toEqual(createHash('sha256').update('c\nak_0123').digest());
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@solar/config';
 
 const VERSION = 'v1';
@@ -14,9 +14,28 @@ const TAG_BYTES = 16;
 @Injectable()
 export class SecretBox {
   private readonly key: Buffer;
+  /** Derived from SECRETS_KEY for digests alone, so no key serves two purposes. */
+  private readonly digestKey: Buffer;
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'secretsKey'>) {
     this.key = config.secretsKey;
+    this.digestKey = createHmac('sha256', config.secretsKey).update('solar secret digests v1').digest();
+  }
+
+  /**
+   * A form of a secret that can check it but not give it back: HMAC-SHA256 under a key derived
+   * from SECRETS_KEY, over `context` and the secret. Kept beside the sealed secret, it lets a
+   * device be checked without a decryption; a database dump alone cannot test guesses against it,
+   * even of a secret an owner chose.
+   */
+  digest(secret: string, context: string): Buffer {
+    return createHmac('sha256', this.digestKey).update(`${context}\n${secret}`, 'utf8').digest();
+  }
+
+  /** Whether `given` is the secret `digest` was taken of, in constant time. */
+  matches(given: string, digest: Buffer, context: string): boolean {
+    const expected = this.digest(given, context);
+    return digest.length === expected.length && timingSafeEqual(expected, digest);
   }
 
   seal(plaintext: string, context: string): string {

@@ -11,6 +11,7 @@ import { AddWeatherCoordinates1764850000000 } from './1764850000000-add-weather-
 import { CreateDayAheadForecasts1764900000000 } from './1764900000000-create-day-ahead-forecasts';
 import { RollUpEnergyIncrements1764950000000 } from './1764950000000-roll-up-energy-increments';
 import { PlanOpeningsJoinPerCall1765000000000 } from './1765000000000-plan-openings-join-per-call';
+import { AddCredentialDigests1765100000000 } from './1765100000000-add-credential-digests';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   CreateDayAheadForecasts1764900000000,
   RollUpEnergyIncrements1764950000000,
   PlanOpeningsJoinPerCall1765000000000,
+  AddCredentialDigests1765100000000,
 ];

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { matchesSecretDigest, secretDigest, secretsEqual } from '@solar/core';
+import { secretsEqual } from '@solar/core';
 import { SourceCredentials } from '../sun-sources/source-credentials';
 import { SourceAccessCache } from '../sun-sources/source-access-cache';
 import { deviceIdentity, deviceTopics } from '../sun-sources/device-identity';
@@ -8,8 +8,12 @@ import { ingestorCredentials } from './ingestor-credentials';
 
 export type DeviceAuthentication = 'superuser' | 'device' | 'deny';
 
-// Compared against when there is no real key, so a missing source costs the same time.
-const DECOY_KEY_DIGEST = secretDigest(`ak_${'0'.repeat(64)}`);
+// Checked against when there is no such source, so a missing source costs the same time.
+const DECOY = {
+  id: '00000000-0000-0000-0000-000000000000',
+  mqttApiKeyEncrypted: 'decoy',
+  mqttApiKeyDigest: Buffer.alloc(32),
+};
 
 /**
  * The broker's questions: may this client connect, and may it publish there? Both are asked of
@@ -32,9 +36,8 @@ export class DeviceAuthService {
 
     const identity = deviceIdentity(username);
     const source = identity ? await this.sourceAccess.admitted(identity.sunSourceId, 'MQTT') : null;
-    const key = source ? this.credentials.mqttApiKeyDigestOf(source) : null;
-    const keyMatches = matchesSecretDigest(password, key ?? DECOY_KEY_DIGEST);
-    return identity && key && keyMatches && clientId === identity.clientId ? 'device' : 'deny';
+    const keyMatches = this.credentials.mqttApiKeyMatches(source ?? DECOY, password);
+    return identity && source && keyMatches && clientId === identity.clientId ? 'device' : 'deny';
   }
 
   /**

@@ -1,65 +1,91 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { SecretBox, secretDigest } from '@solar/core';
+import { SecretBox } from '@solar/core';
 import { mqttClientId, mqttTopic, webhookUrl } from './credentials';
 import { ConnectionDetails } from './sun-source-view';
 import { SunSourceEntity } from './sun-source.entity';
 
 /**
- * Digests kept at most: a fleet's worth per process, so a steady fleet's messages are checked
- * without opening a secret; past it the oldest go.
+ * Digests of credentials set before digests were stored, opened once and kept: a fleet's worth
+ * per process; past it the oldest go.
  */
 export const MAX_KEPT_DIGESTS = 100_000;
 
-/** Seals and opens a source's device credentials and tells a device how to connect. */
+type MqttCredential = Pick<SunSourceEntity, 'id' | 'mqttApiKeyEncrypted' | 'mqttApiKeyDigest'>;
+type WebhookCredential = Pick<SunSourceEntity, 'id' | 'webhookSecretEncrypted' | 'webhookSecretDigest'>;
+
+const mqttContext = (sourceId: string) => `${sourceId}:mqttApiKey`;
+const webhookContext = (sourceId: string) => `${sourceId}:webhookSecret`;
+
+/**
+ * Seals a source's device credentials with their digests, opens them for their owner, checks
+ * what a device presents, and tells a device how to connect. A check costs an HMAC against the
+ * stored digest, not a decryption.
+ */
 @Injectable()
 export class SourceCredentials {
   /**
-   * Secret digests by source, purpose and sealed value. Every seal has its own random nonce, so
-   * a rotated secret is a new entry and the old one is never served for it.
+   * Digests of credentials stored without one, by source, purpose and sealed value. Every seal
+   * has its own random nonce, so a renewed credential is a new entry and the old one is never
+   * served for it.
    */
-  private readonly digests = new Map<string, Buffer>();
+  private readonly opened = new Map<string, Buffer>();
 
   constructor(
     private readonly box: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  sealMqttApiKey(sourceId: string, key: string): string {
-    return this.box.seal(key, `${sourceId}:mqttApiKey`);
+  /** The columns of a new or regenerated MQTT key. */
+  mqttApiKeyFields(
+    sourceId: string,
+    key: string,
+  ): Pick<SunSourceEntity, 'mqttApiKeyEncrypted' | 'mqttApiKeyDigest'> {
+    const context = mqttContext(sourceId);
+    return {
+      mqttApiKeyEncrypted: this.box.seal(key, context),
+      mqttApiKeyDigest: this.box.digest(key, context),
+    };
   }
 
-  sealWebhookSecret(sourceId: string, secret: string): string {
-    return this.box.seal(secret, `${sourceId}:webhookSecret`);
+  /** The columns of a new or rotated webhook secret. */
+  webhookSecretFields(
+    sourceId: string,
+    secret: string,
+  ): Pick<SunSourceEntity, 'webhookSecretEncrypted' | 'webhookSecretDigest'> {
+    const context = webhookContext(sourceId);
+    return {
+      webhookSecretEncrypted: this.box.seal(secret, context),
+      webhookSecretDigest: this.box.digest(secret, context),
+    };
   }
 
   mqttApiKeyOf(source: Pick<SunSourceEntity, 'id' | 'mqttApiKeyEncrypted'>): string | null {
     return source.mqttApiKeyEncrypted
-      ? this.box.open(source.mqttApiKeyEncrypted, `${source.id}:mqttApiKey`)
+      ? this.box.open(source.mqttApiKeyEncrypted, mqttContext(source.id))
       : null;
   }
 
   webhookSecretOf(source: Pick<SunSourceEntity, 'id' | 'webhookSecretEncrypted'>): string | null {
     return source.webhookSecretEncrypted
-      ? this.box.open(source.webhookSecretEncrypted, `${source.id}:webhookSecret`)
+      ? this.box.open(source.webhookSecretEncrypted, webhookContext(source.id))
       : null;
   }
 
-  /**
-   * What a device's key is checked against (`matchesSecretDigest`): the digest of the opened
-   * key, kept, so that checking a device costs a hash rather than a decryption.
-   */
-  mqttApiKeyDigestOf(source: Pick<SunSourceEntity, 'id' | 'mqttApiKeyEncrypted'>): Buffer | null {
-    return source.mqttApiKeyEncrypted
-      ? this.digestOf(source.mqttApiKeyEncrypted, `${source.id}:mqttApiKey`)
-      : null;
+  /** Whether `given` is the source's MQTT key, in constant time; false for a source without one. */
+  mqttApiKeyMatches(source: MqttCredential, given: string): boolean {
+    if (!source.mqttApiKeyEncrypted) return false;
+    const context = mqttContext(source.id);
+    const digest = source.mqttApiKeyDigest ?? this.openedDigest(source.mqttApiKeyEncrypted, context);
+    return this.box.matches(given, digest, context);
   }
 
-  /** As `mqttApiKeyDigestOf`, for a webhook message's `key`. */
-  webhookSecretDigestOf(source: Pick<SunSourceEntity, 'id' | 'webhookSecretEncrypted'>): Buffer | null {
-    return source.webhookSecretEncrypted
-      ? this.digestOf(source.webhookSecretEncrypted, `${source.id}:webhookSecret`)
-      : null;
+  /** Whether `given` (a webhook message's `key`) is the source's secret, in constant time. */
+  webhookSecretMatches(source: WebhookCredential, given: string): boolean {
+    if (!source.webhookSecretEncrypted) return false;
+    const context = webhookContext(source.id);
+    const digest = source.webhookSecretDigest ?? this.openedDigest(source.webhookSecretEncrypted, context);
+    return this.box.matches(given, digest, context);
   }
 
   connectionDetails(source: SunSourceEntity): ConnectionDetails {
@@ -75,13 +101,13 @@ export class SourceCredentials {
     };
   }
 
-  private digestOf(sealed: string, context: string): Buffer {
+  private openedDigest(sealed: string, context: string): Buffer {
     const key = `${context}:${sealed}`;
-    let digest = this.digests.get(key);
+    let digest = this.opened.get(key);
     if (!digest) {
-      digest = secretDigest(this.box.open(sealed, context));
-      if (this.digests.size >= MAX_KEPT_DIGESTS) this.digests.delete(this.digests.keys().next().value!);
-      this.digests.set(key, digest);
+      digest = this.box.digest(this.box.open(sealed, context), context);
+      if (this.opened.size >= MAX_KEPT_DIGESTS) this.opened.delete(this.opened.keys().next().value!);
+      this.opened.set(key, digest);
     }
     return digest;
   }

@@ -72,6 +72,13 @@ export class SunSourceEntity {
   @Column('text', { nullable: true })
   webhookSecretEncrypted!: string | null;
 
+  /** Checks a device's key without opening it (`SecretBox.digest`); null for keys set before it existed. */
+  @Column('bytea', { nullable: true })
+  mqttApiKeyDigest!: Buffer | null;
+
+  @Column('bytea', { nullable: true })
+  webhookSecretDigest!: Buffer | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

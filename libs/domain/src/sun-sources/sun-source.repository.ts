@@ -15,6 +15,8 @@ export type SourceAccess = Pick<
   | 'isActive'
   | 'mqttApiKeyEncrypted'
   | 'webhookSecretEncrypted'
+  | 'mqttApiKeyDigest'
+  | 'webhookSecretDigest'
 >;
 
 export type SourceHeading = Pick<SunSourceEntity, 'name' | 'iconUrl'>;
@@ -57,7 +59,8 @@ export class SunSourceRepository {
     return this.prepared.query<SourceAccess>(
       `SELECT id, user_id AS "userId", name, icon_url AS "iconUrl",
               connection_type AS "connectionType", is_active AS "isActive",
-              mqtt_api_key_encrypted AS "mqttApiKeyEncrypted", webhook_secret_encrypted AS "webhookSecretEncrypted"
+              mqtt_api_key_encrypted AS "mqttApiKeyEncrypted", webhook_secret_encrypted AS "webhookSecretEncrypted",
+              mqtt_api_key_digest AS "mqttApiKeyDigest", webhook_secret_digest AS "webhookSecretDigest"
          FROM sun_sources WHERE id = ANY($1::uuid[])`,
       [ids],
     );

@@ -108,10 +108,12 @@ export class SunSourcesService {
       systemCost: input.systemCost ?? null,
       maintenanceCostPerYear: input.maintenanceCostPerYear ?? null,
       installationDate: input.installationDate ?? null,
-      mqttApiKeyEncrypted: mqtt ? this.credentials.sealMqttApiKey(id, generateMqttApiKey()) : null,
-      webhookSecretEncrypted: mqtt
-        ? null
-        : this.credentials.sealWebhookSecret(id, input.webhookSecret ?? generateWebhookSecret()),
+      ...(mqtt
+        ? this.credentials.mqttApiKeyFields(id, generateMqttApiKey())
+        : { mqttApiKeyEncrypted: null, mqttApiKeyDigest: null }),
+      ...(mqtt
+        ? { webhookSecretEncrypted: null, webhookSecretDigest: null }
+        : this.credentials.webhookSecretFields(id, input.webhookSecret ?? generateWebhookSecret())),
     };
     const price = input.initialKwhPrice ?? 0;
     await this.sources.insert(
@@ -135,7 +137,7 @@ export class SunSourcesService {
     if (longitude !== undefined) fields.longitude = storedCoordinate(longitude, 180);
     if (regenerateMqttApiKey) {
       this.assertConnection(source, 'MQTT');
-      fields.mqttApiKeyEncrypted = this.credentials.sealMqttApiKey(id, generateMqttApiKey());
+      Object.assign(fields, this.credentials.mqttApiKeyFields(id, generateMqttApiKey()));
     }
     if (!(await this.sources.update(ownerId, id, fields))) throw new NotFoundError(SUN_SOURCE_NOT_FOUND);
     if (regenerateMqttApiKey || (source.isActive && changes.isActive === false)) await this.revokeDevices(id);
@@ -169,9 +171,7 @@ export class SunSourcesService {
     const source = await this.findOwned(ownerId, id);
     this.assertConnection(source, 'Webhook');
     const secret = generateWebhookSecret();
-    await this.sources.update(ownerId, id, {
-      webhookSecretEncrypted: this.credentials.sealWebhookSecret(id, secret),
-    });
+    await this.sources.update(ownerId, id, this.credentials.webhookSecretFields(id, secret));
     await this.sourceAccess.forget(id);
     return secret;
   }
@@ -180,7 +180,7 @@ export class SunSourcesService {
     const source = await this.findOwned(ownerId, id);
     this.assertConnection(source, 'MQTT');
     const key = generateMqttApiKey();
-    await this.sources.update(ownerId, id, { mqttApiKeyEncrypted: this.credentials.sealMqttApiKey(id, key) });
+    await this.sources.update(ownerId, id, this.credentials.mqttApiKeyFields(id, key));
     await this.revokeDevices(id);
     return key;
   }

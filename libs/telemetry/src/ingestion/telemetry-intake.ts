@@ -107,7 +107,7 @@ export class TelemetryIntake {
     if (via === 'MQTT') return undefined;
     if (!source.webhookSecretEncrypted) return UNKNOWN;
     const secret: WebhookSecret = {
-      digest: () => this.credentials.webhookSecretDigestOf(source)!,
+      matches: (key) => this.credentials.webhookSecretMatches(source, key),
       value: () => this.credentials.webhookSecretOf(source)!,
     };
     try {
