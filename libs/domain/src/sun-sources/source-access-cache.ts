@@ -27,9 +27,9 @@ export const SUN_SOURCE_NOT_FOUND = 'Sun source not found';
 /**
  * What is asked of a source before anything else, over and over: who owns it (every read of its
  * telemetry), its heading (reports, exports) and how its devices authenticate (every message).
- * Kept for 30 s, credentials sealed as stored (`SourceCredentials` keeps their digests). Every
- * change to a source (key or secret rotated, switched off, edited, deleted, its owner deleted)
- * is announced on Redis and every process forgets that source at once.
+ * Kept for 30 s, credentials as stored (sealed, with their digests). Every change to a source
+ * (key or secret rotated, switched off, edited, deleted, its owner deleted) is announced on
+ * Redis and every process forgets that source at once.
  *
  * A fleet's devices all arrive cold after a restart: the misses of about a millisecond are read
  * in one statement (`findAccessMany`), and a source whose devices keep sending is reloaded in

@@ -41,11 +41,8 @@ export class SourceCredentials {
     sourceId: string,
     key: string,
   ): Pick<SunSourceEntity, 'mqttApiKeyEncrypted' | 'mqttApiKeyDigest'> {
-    const context = mqttContext(sourceId);
-    return {
-      mqttApiKeyEncrypted: this.box.seal(key, context),
-      mqttApiKeyDigest: this.box.digest(key, context),
-    };
+    const [sealed, digest] = this.sealWithDigest(key, mqttContext(sourceId));
+    return { mqttApiKeyEncrypted: sealed, mqttApiKeyDigest: digest };
   }
 
   /** The columns of a new or rotated webhook secret. */
@@ -53,11 +50,8 @@ export class SourceCredentials {
     sourceId: string,
     secret: string,
   ): Pick<SunSourceEntity, 'webhookSecretEncrypted' | 'webhookSecretDigest'> {
-    const context = webhookContext(sourceId);
-    return {
-      webhookSecretEncrypted: this.box.seal(secret, context),
-      webhookSecretDigest: this.box.digest(secret, context),
-    };
+    const [sealed, digest] = this.sealWithDigest(secret, webhookContext(sourceId));
+    return { webhookSecretEncrypted: sealed, webhookSecretDigest: digest };
   }
 
   mqttApiKeyOf(source: Pick<SunSourceEntity, 'id' | 'mqttApiKeyEncrypted'>): string | null {
@@ -74,18 +68,17 @@ export class SourceCredentials {
 
   /** Whether `given` is the source's MQTT key, in constant time; false for a source without one. */
   mqttApiKeyMatches(source: MqttCredential, given: string): boolean {
-    if (!source.mqttApiKeyEncrypted) return false;
-    const context = mqttContext(source.id);
-    const digest = source.mqttApiKeyDigest ?? this.openedDigest(source.mqttApiKeyEncrypted, context);
-    return this.box.matches(given, digest, context);
+    return this.matches(given, source.mqttApiKeyEncrypted, source.mqttApiKeyDigest, mqttContext(source.id));
   }
 
   /** Whether `given` (a webhook message's `key`) is the source's secret, in constant time. */
   webhookSecretMatches(source: WebhookCredential, given: string): boolean {
-    if (!source.webhookSecretEncrypted) return false;
-    const context = webhookContext(source.id);
-    const digest = source.webhookSecretDigest ?? this.openedDigest(source.webhookSecretEncrypted, context);
-    return this.box.matches(given, digest, context);
+    return this.matches(
+      given,
+      source.webhookSecretEncrypted,
+      source.webhookSecretDigest,
+      webhookContext(source.id),
+    );
   }
 
   connectionDetails(source: SunSourceEntity): ConnectionDetails {
@@ -99,6 +92,16 @@ export class SourceCredentials {
       webhookUrl: mqtt ? null : webhookUrl(this.config.publicBaseUrl, source.id),
       webhookSecret: mqtt ? null : this.webhookSecretOf(source),
     };
+  }
+
+  private sealWithDigest(secret: string, context: string): [string, Buffer] {
+    return [this.box.seal(secret, context), this.box.digest(secret, context)];
+  }
+
+  /** A credential stored without a digest is checked against the digest of it opened. */
+  private matches(given: string, sealed: string | null, digest: Buffer | null, context: string): boolean {
+    if (!sealed) return false;
+    return this.box.matches(given, digest ?? this.openedDigest(sealed, context), context);
   }
 
   private openedDigest(sealed: string, context: string): Buffer {
