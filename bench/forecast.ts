@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { skillScore, SOLAR_ACCURACY_DEFINITIONS } from '../libs/forecast/src/evaluation';
+import { TRAINING_DAYS } from '../libs/forecast/src/model/train';
 import { DataError } from './forecast/data-error';
 import { chooseDays } from './forecast/days';
 import { writeFigures } from './forecast/figures';
@@ -37,7 +38,8 @@ const percent = (value: number) => `${(100 * value).toFixed(1)} %`;
 
 const BENCH_DEFINITIONS = [
   'each scored local day is forecast from its local midnight with the 15 days of history before it (hours 1–24 of',
-  '  the 168-hour forecast, 23/25 on DST days); the model is trained once on the training days unless --retrain monthly',
+  '  the 168-hour forecast, 23/25 on DST days); the model is trained once on the training days unless --retrain monthly,',
+  `  on at most the last ${TRAINING_DAYS} of them, as the product's training job`,
   'setting (a) gives the model the measured GHI and temperature of the forecast days as a perfect weather forecast',
   '  (only with GHI in the input); setting (b) gives it no weather at all',
   ...SOLAR_ACCURACY_DEFINITIONS,
@@ -216,9 +218,9 @@ function run(options: BenchOptions): void {
 
   if (options.timeTraining) {
     log();
-    for (const timing of timeTraining(data, 365)) {
+    for (const timing of timeTraining(data, TRAINING_DAYS)) {
       const line =
-        `training on up to a year (${timing.from}..${timing.to}, ${timing.hours} h), setting ${timing.setting}: ` +
+        `training on up to the product's ${TRAINING_DAYS} days (${timing.from}..${timing.to}, ${timing.hours} h), setting ${timing.setting}: ` +
         `${timing.seconds.toFixed(2)} s, RSS after ${timing.rssMiB.toFixed(0)} MiB`;
       log(`  ${line}`);
       summary.push(line);

@@ -1,3 +1,4 @@
+import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { parseArgs } from 'node:util';
 import { COLUMN_NAMES } from './plain-csv';
 import { SAMPLE } from './sample';
@@ -145,7 +146,7 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'FROM:TO',
         defaultText: 'every day of the data before the scored ones',
-        help: 'days the model is trained on',
+        help: `days the model is trained on (at most the last ${TRAINING_DAYS}, as the product)`,
       },
       {
         name: 'score',
@@ -159,7 +160,7 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'none|monthly',
         default: 'none',
-        help: 'monthly: train again at the start of every scored month on all days before it',
+        help: 'monthly: train again at the start of every scored month on the days before it',
       },
     ],
   },
@@ -184,7 +185,7 @@ const GROUPS: OptionGroup[] = [
         name: 'time-training',
         type: 'boolean',
         defaultText: 'off',
-        help: 'also time training on a year of the data, and its memory',
+        help: `also time a training on the product's ${TRAINING_DAYS} days of the data, and its memory`,
       },
       { name: 'help', type: 'boolean', help: 'this text' },
     ],

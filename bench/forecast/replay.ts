@@ -9,18 +9,19 @@ import { readPayload } from '../../libs/forecast/src/model/model-payload';
 import { clearSkyPower, weatherPower } from '../../libs/forecast/src/model/pv-model';
 import { buildTimeline } from '../../libs/forecast/src/model/timeline';
 import { HISTORY_DAYS } from '../../libs/forecast/src/model/predict';
+import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { isDaytimeHour, smartPersistence } from '../../libs/forecast/src/evaluation';
 import type { HourlySeries } from './data-files';
 import { localDateStart, zoneOffsetMs } from './time-zones';
 
 /**
  * Replays a site's history day by day through the production code: `trainForecaster` on the
- * training range (and, with `retrain: 'monthly'`, again at the start of every scored month on
- * everything before it), then `forecast` from each scored local midnight with the 15 days of
- * history before it, keeping the 24 (23, 25) hours of that local day. The comparisons are computed
- * from the same data: the physics-only baseline (`forecast` without a model), the fitted physical
- * model alone, smart persistence (as `libs/forecast/src/evaluation` defines it) and
- * same-as-yesterday.
+ * training range, at most its last `TRAINING_DAYS` as the product's training job reads (and, with
+ * `retrain: 'monthly'`, again at the start of every scored month on the days before it), then
+ * `forecast` from each scored local midnight with the 15 days of history before it, keeping the
+ * 24 (23, 25) hours of that local day. The comparisons are computed from the same data: the
+ * physics-only baseline (`forecast` without a model), the fitted physical model alone, smart
+ * persistence (as `libs/forecast/src/evaluation` defines it) and same-as-yesterday.
  */
 
 const HOUR_MS = 3_600_000;
@@ -148,15 +149,16 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
   const models: Partial<Record<Setting, TrainedModel>> = {};
   const train = (until: number) => {
     for (const setting of settings) {
-      const history = observations(data, trainStart, until);
-      const weather = setting === 'weather' ? weatherRows(data, trainStart, until) : [];
+      const from = Math.max(trainStart, until - TRAINING_DAYS * DAY_MS);
+      const history = observations(data, from, until);
+      const weather = setting === 'weather' ? weatherRows(data, from, until) : [];
       const started = process.hrtime.bigint();
       const model = trainForecaster({ site: data.site, history, weather, now: new Date(until) });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       models[setting] = model;
       trainings.push({
         setting,
-        from: data.train[0],
+        from: localDate(from, data.timeZone),
         to: localDate(until - 1, data.timeZone),
         seconds,
         hours: history.length,

@@ -18,6 +18,7 @@ import {
   FakeClock,
   FakeOpenMeteo,
   Http,
+  insertTelemetryHistory,
   signUp,
   TestEnvironment,
   waitFor,
@@ -138,34 +139,20 @@ describe('predictions /api/predictions', () => {
     await weather.stop();
   });
 
-  /** 30 days of hourly readings from the synthetic device, up to now (SQL: quicker than 8,640 points). */
-  async function writeHistory(sunSourceId: string): Promise<void> {
+  /** `days` of hourly readings from the synthetic device, up to now. */
+  async function writeHistory(sunSourceId: string, days = 30): Promise<void> {
     const readings = syntheticSeries({
       ...BERLIN,
       capacityWatts: 5000,
       seed: seedFromText(sunSourceId),
-      start: new Date(NOW.getTime() - 30 * DAY_MS),
+      start: new Date(NOW.getTime() - days * DAY_MS),
       end: new Date(NOW.getTime() - HOUR_MS),
       stepMinutes: 60,
     });
     const db = new Client({ connectionString: env.config.databaseUrl });
     await db.connect();
     try {
-      for (const month of ['2026-05-01', '2026-06-01']) {
-        await db.query(`SELECT ensure_telemetry_partition($1::date)`, [month]);
-      }
-      await db.query(
-        `INSERT INTO telemetry (sun_source_id, ts, solar_power, load_power, state_of_charge, raw)
-         SELECT $1, r.ts, r.solar, r.load, r.soc, '{}'::jsonb
-           FROM unnest($2::timestamptz[], $3::float8[], $4::float8[], $5::float8[]) AS r (ts, solar, load, soc)`,
-        [
-          sunSourceId,
-          readings.map((reading) => reading.timestamp),
-          readings.map((reading) => reading.solarPower),
-          readings.map((reading) => reading.loadPower),
-          readings.map((reading) => reading.stateOfCharge),
-        ],
-      );
+      await insertTelemetryHistory(db, sunSourceId, readings);
     } finally {
       await db.end();
     }
@@ -421,6 +408,14 @@ describe('predictions /api/predictions', () => {
       expect(job).toMatchObject({ status: 'completed', error: null, modelMetrics: {}, servedModel: null });
       expect(job.predictions).toHaveLength(168);
       expectPhysicallyConsistent((await latest(shed)).data, BERLIN);
+    });
+
+    it('learns from the last year of history, no more', async () => {
+      const farm = (await createSource({ name: 'Farm', ...BERLIN, installedCapacityWatts: 8000 })).id;
+      await writeHistory(farm, 400);
+      const { jobId } = (await start('train', farm).expect(200)).body;
+      // Every hour of the 365 days before now has a reading; the 35 days before them are left out.
+      expect(await waitForJob(jobId)).toMatchObject({ status: 'completed', dataPointsUsed: 365 * 24 });
     });
 
     it('fails a training on too little data, says why, and frees the source for the next one', async () => {

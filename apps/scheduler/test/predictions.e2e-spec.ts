@@ -13,7 +13,13 @@ import {
 } from '@solar/predictions';
 import { REDIS, RedisLocks } from '@solar/redis';
 import { syntheticSeries } from '@solar/synthetic';
-import { createTestEnvironment, FakeClock, FakeOpenMeteo, TestEnvironment } from '@solar/testing';
+import {
+  createTestEnvironment,
+  FakeClock,
+  FakeOpenMeteo,
+  insertTelemetryHistory,
+  TestEnvironment,
+} from '@solar/testing';
 import { createSchedulerApp } from '../src/create-scheduler-app';
 import { JobRunner } from '../src/jobs/job-runner';
 
@@ -120,20 +126,7 @@ describe('scheduled predictions', () => {
       end: new Date(NOW.getTime() - 3_600_000),
       stepMinutes: 60,
     });
-    for (const month of ['2026-05-01', '2026-06-01'])
-      await db.query(`SELECT ensure_telemetry_partition($1::date)`, [month]);
-    await db.query(
-      `INSERT INTO telemetry (sun_source_id, ts, solar_power, load_power, state_of_charge, raw)
-       SELECT $1, r.ts, r.solar, r.load, r.soc, '{}'::jsonb
-         FROM unnest($2::timestamptz[], $3::float8[], $4::float8[], $5::float8[]) AS r (ts, solar, load, soc)`,
-      [
-        sunSourceId,
-        readings.map((reading) => reading.timestamp),
-        readings.map((reading) => reading.solarPower),
-        readings.map((reading) => reading.loadPower),
-        readings.map((reading) => reading.stateOfCharge),
-      ],
-    );
+    await insertTelemetryHistory(db, sunSourceId, readings);
   }
 
   const predictionsOf = async (sunSourceId: string) =>

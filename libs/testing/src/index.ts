@@ -13,3 +13,4 @@ export * from './child-processes';
 export * from './api-harness';
 export * from './metrics-scrape';
 export * from './spec-database';
+export * from './telemetry-history';

@@ -1,2 +1,2 @@
-export { trainForecaster } from './train';
+export { trainForecaster, TRAINING_DAYS } from './train';
 export { forecast, forecastWithPhysics } from './predict';

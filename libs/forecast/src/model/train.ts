@@ -37,6 +37,13 @@ import { buildTimeline, historySpan, hourFloor } from './timeline';
  * dropped and the baseline is served (`servedModel`, docs/forecasting.md).
  */
 
+/**
+ * The history a model is trained on: the last year, so that every season is in it. A quarter
+ * (the longest aggregated range) served worse on measured data, and a model trained in one season
+ * forecasts the next (docs/performance.md, "Forecast accuracy").
+ */
+export const TRAINING_DAYS = 365;
+
 const VALIDATION_SHARE = 0.15;
 const DAY_MS = 86_400_000;
 /** Fewer usable hours than this and a model is not trained (its part of the forecast stays physical). */

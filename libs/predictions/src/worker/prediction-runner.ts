@@ -16,6 +16,7 @@ import {
   servedModelKind,
   Site,
   TrainedModel,
+  TRAINING_DAYS,
 } from '@solar/forecast';
 import { ForecastCompute, ForecastComputeError } from '../compute/forecast-compute';
 import {
@@ -38,8 +39,7 @@ import { toModelWeather } from './model-weather';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** History a model learns from (the longest aggregated range, 90 days). */
-const TRAINING_WINDOW_MS = 90 * DAY_MS;
+const TRAINING_WINDOW_MS = TRAINING_DAYS * DAY_MS;
 /** History a forecast starts from (profiles, lags, the current state of charge): the model reads 15 days. */
 const FORECAST_HISTORY_MS = 16 * DAY_MS;
 /** Weather asked of the store for a forecast: the provider's eight days. */
@@ -159,7 +159,8 @@ export class PredictionRunner {
   ): Promise<JobOutcome> {
     progress.report(10, 'Loading history');
     const from = new Date(now.getTime() - TRAINING_WINDOW_MS);
-    const history = await this.history.hourlyObservations(sunSourceId, from, now);
+    // A year of hours from the rollup: the raw rows of a year are millions.
+    const history = await this.history.measuredHours(sunSourceId, from, now);
     if (history.length < MIN_TRAINING_HOURS)
       throw new PredictionJobError(notEnoughDataMessage(history.length));
     // One hour more: the last hour's radiation is stamped at its end.
