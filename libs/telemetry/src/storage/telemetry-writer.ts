@@ -20,8 +20,17 @@ import { TelemetryPoint } from './telemetry-point';
 
 /** A batch is written when it holds this many points... */
 export const MAX_BATCH = 1000;
-/** ...or this long after its first point arrived, whichever comes first. */
+/** ...or this long after its first point arrived, whichever comes first... */
 export const LINGER_MS = 5;
+/**
+ * ...or, while fewer than MAX_IN_FLIGHT batches are being committed, as soon as it holds this
+ * many. Under load the database then commits one batch while this process prepares the next,
+ * instead of the two taking turns on one large batch (docs/performance.md, "the writer's
+ * pipeline"). Past MAX_IN_FLIGHT, points wait for a commit to end rather than for the linger,
+ * so that the database is not handed more concurrent statements than it has cores for.
+ */
+export const EARLY_BATCH = 128;
+export const MAX_IN_FLIGHT = 2;
 
 const NO_PARTITION = '23514';
 /**
@@ -49,9 +58,10 @@ interface Pending {
 }
 
 /**
- * Group commit: concurrent writers share one INSERT. `write` resolves once the batch holding the
- * point is committed, with what became of the point, and rejects if the batch failed, so nothing
- * is acknowledged before it is durable.
+ * Group commit: concurrent writers share one INSERT, and at most two such INSERTs run at a time
+ * unless a batch fills up. `write` resolves once the batch holding the point is committed, with
+ * what became of the point, and rejects if the batch failed, so nothing is acknowledged before it
+ * is durable.
  */
 @Injectable()
 export class TelemetryWriter implements OnApplicationShutdown {
@@ -70,7 +80,8 @@ export class TelemetryWriter implements OnApplicationShutdown {
     return new Promise((resolve, reject) => {
       this.pending.push({ point, resolve, reject });
       if (this.pending.length >= MAX_BATCH) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), LINGER_MS);
+      else if (this.pending.length >= EARLY_BATCH && this.canStartBatch()) this.flush();
+      else this.timer ??= setTimeout(() => this.lingerEnded(), LINGER_MS);
     });
   }
 
@@ -98,13 +109,28 @@ export class TelemetryWriter implements OnApplicationShutdown {
     await this.drain();
   }
 
+  private canStartBatch(): boolean {
+    return this.inFlight.size < MAX_IN_FLIGHT;
+  }
+
+  /** The batch has lingered long enough; at the cap it goes when a commit ends instead. */
+  private lingerEnded(): void {
+    this.timer = undefined;
+    if (this.canStartBatch()) this.flush();
+  }
+
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    const written = this.insert(batch).finally(() => this.inFlight.delete(written));
+    const written = this.insert(batch).finally(() => {
+      this.inFlight.delete(written);
+      // What waited for this commit goes now: a full early batch, or one whose linger has ended.
+      const due = this.pending.length >= EARLY_BATCH || this.timer === undefined;
+      if (due && this.canStartBatch()) this.flush();
+    });
     this.inFlight.add(written);
   }
 
