@@ -42,3 +42,17 @@ export async function insertSpecUser(db: Client): Promise<string> {
   );
   return id;
 }
+
+/**
+ * `count` active webhook sources of `userId` written straight into their table (a placeholder
+ * where the sealed secret goes: nothing here opens it); their ids.
+ */
+export async function insertSpecSources(db: Client, userId: string, count = 1): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await db.query(
+    `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
+     SELECT id, $2, 'Spec source', 'Webhook', 'sealed' FROM unnest($1::uuid[]) AS id`,
+    [ids, userId],
+  );
+  return ids;
+}

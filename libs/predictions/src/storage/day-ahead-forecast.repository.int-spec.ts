@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DayAheadHour } from '@solar/forecast';
-import { insertSpecUser, openSpecDatabase, SpecDatabase } from '@solar/testing';
+import { insertSpecSources, insertSpecUser, openSpecDatabase, SpecDatabase } from '@solar/testing';
 import { DayAheadForecastRepository, StoredDayAheadForecast } from './day-ahead-forecast.repository';
 import { PredictionHistoryRepository } from './prediction-history.repository';
 
@@ -43,13 +43,7 @@ describe('DayAheadForecastRepository and the measured hours', () => {
     ({ db, dataSource } = database);
     repository = new DayAheadForecastRepository(dataSource);
     history = new PredictionHistoryRepository(dataSource);
-    const userId = await insertSpecUser(db);
-    sourceId = randomUUID();
-    await db.query(
-      `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
-       VALUES ($1, $2, 'Roof', 'Webhook', 'sealed')`,
-      [sourceId, userId],
-    );
+    [sourceId] = await insertSpecSources(db, await insertSpecUser(db));
   });
 
   afterAll(async () => {

@@ -1,8 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { PreparedQueries } from '@solar/database';
-import { insertSpecUser, openSpecDatabase, seededRandom, SpecDatabase } from '@solar/testing';
+import {
+  insertSpecSources,
+  insertSpecUser,
+  openSpecDatabase,
+  seededRandom,
+  SpecDatabase,
+} from '@solar/testing';
 import { TelemetryQueryRepository } from '../query/telemetry-query.repository';
 import { INSERT_TELEMETRY_SQL, insertParameters } from '../storage/telemetry-insert';
 import { TelemetryPoint } from '../storage/telemetry-point';
@@ -124,12 +129,7 @@ describe("a day's energy: the SQL over the hourly rollup and the TypeScript rule
   });
 
   async function createSource(): Promise<string> {
-    const id = randomUUID();
-    await db.query(
-      `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
-       VALUES ($1, $2, 'Energy', 'Webhook', 'sealed')`,
-      [id, userId],
-    );
+    const [id] = await insertSpecSources(db, userId);
     return id;
   }
 

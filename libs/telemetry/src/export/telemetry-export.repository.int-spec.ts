@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@solar/database';
-import { createTestDatabase, insertSpecUser } from '@solar/testing';
+import { createTestDatabase, insertSpecSources, insertSpecUser } from '@solar/testing';
 import { EXPORT_SETTINGS, ROWS_SQL, TelemetryExportRepository } from './telemetry-export.repository';
 
 const MINUTE = 60_000;
@@ -36,13 +35,8 @@ describe('the export cursor plan', () => {
     db = new Client({ connectionString: database.url });
     await db.connect();
     const userId = await insertSpecUser(db);
-    const sources = Array.from({ length: SOURCES }, () => randomUUID());
+    const sources = await insertSpecSources(db, userId, SOURCES);
     sourceId = sources[0];
-    await db.query(
-      `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
-       SELECT id, $2, 'Export', 'Webhook', 'sealed' FROM unnest($1::uuid[]) AS id`,
-      [sources, userId],
-    );
     // The sources' points interleaved in time, across two monthly partitions, as devices send them.
     for (const month of ['2026-10-01', '2026-11-01'])
       await db.query('SELECT ensure_telemetry_partition($1::date)', [month]);

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createTestDatabase } from '@solar/testing';
+import { createTestDatabase, insertSpecSources, insertSpecUser } from '@solar/testing';
 import { emptyTelemetryValues } from '../telemetry-fields';
 import { INSERT_TELEMETRY_SQL, insertParameters } from './telemetry-insert';
 import { TelemetryPoint } from './telemetry-point';
@@ -34,18 +33,7 @@ describe('INSERT_TELEMETRY_SQL, two batches at once', () => {
         async (writer) => (await writer.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number,
       ),
     );
-    const userId = randomUUID();
-    await db.query(
-      `INSERT INTO users (id, email, password_hash, roles, email_verified)
-       VALUES ($1, $2, 'not-a-hash', ARRAY['User'], true)`,
-      [userId, `${userId}@example.com`],
-    );
-    sources = Array.from({ length: SOURCES }, () => randomUUID());
-    await db.query(
-      `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
-       SELECT id, $2, 'Batch', 'Webhook', 'sealed' FROM unnest($1::uuid[]) AS id`,
-      [sources, userId],
-    );
+    sources = await insertSpecSources(db, await insertSpecUser(db), SOURCES);
     // Statistics as a live database has them: the planner then aggregates by hashing.
     await db.query(`ANALYZE sun_sources`);
     await db.query(

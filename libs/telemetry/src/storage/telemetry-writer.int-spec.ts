@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { PreparedQueries } from '@solar/database';
-import { insertSpecUser, openSpecDatabase, SpecDatabase, waitFor } from '@solar/testing';
+import { insertSpecSources, insertSpecUser, openSpecDatabase, SpecDatabase, waitFor } from '@solar/testing';
 import { emptyTelemetryValues } from '../telemetry-fields';
 import { INSERT_TELEMETRY_SQL } from './telemetry-insert';
 import { TelemetryPartitions } from './telemetry-partitions';
@@ -68,13 +67,7 @@ describe('TelemetryWriter batches', () => {
     Logger.overrideLogger(false);
     database = await openSpecDatabase();
     ({ db, dataSource } = database);
-    const userId = await insertSpecUser(db);
-    sunSourceId = randomUUID();
-    await db.query(
-      `INSERT INTO sun_sources (id, user_id, name, connection_type, webhook_secret_encrypted)
-       VALUES ($1, $2, 'Batches', 'Webhook', 'sealed')`,
-      [sunSourceId, userId],
-    );
+    [sunSourceId] = await insertSpecSources(db, await insertSpecUser(db));
   });
 
   beforeEach(() => {
