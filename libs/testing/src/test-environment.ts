@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { AppConfig } from '@solar/config';
 import { MailCapture } from './mail-capture';
 import { createTestDatabase } from './test-databases';
@@ -31,7 +32,12 @@ export async function createTestEnvironment(env: Record<string, string> = {}): P
         ...extra,
       }),
     teardown: async () => {
-      await Promise.all([database.drop(), redis.cleanup(), mail.stop()]);
+      await Promise.all([
+        database.drop(),
+        redis.cleanup(),
+        mail.stop(),
+        rm(config.dataDir, { recursive: true, force: true }),
+      ]);
     },
   };
 }
