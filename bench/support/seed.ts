@@ -34,6 +34,13 @@ export async function insertSources(
 ): Promise<SeededSource[]> {
   const sources: SeededSource[] = [];
   const BATCH = 2000;
+  // As the api stores a new source's credential: sealed, with its digest where the schema has
+  // one (an earlier build's, run with --app-root, may not).
+  const [sealedColumn, digestColumn] =
+    type === 'MQTT'
+      ? ['mqtt_api_key_encrypted', 'mqtt_api_key_digest']
+      : ['webhook_secret_encrypted', 'webhook_secret_digest'];
+  const withDigest = await hasColumn(client, 'sun_sources', digestColumn);
   for (let offset = 0; offset < count; offset += BATCH) {
     const ids: string[] = [];
     const names: string[] = [];
@@ -49,13 +56,6 @@ export async function insertSources(
       sealed.push(box.seal(secret, context));
       digests.push(box.digest(secret, context));
     }
-    // As the api stores a new source's credential: sealed, with its digest where the schema has
-    // one (an earlier build's, run with --app-root, may not).
-    const [sealedColumn, digestColumn] =
-      type === 'MQTT'
-        ? ['mqtt_api_key_encrypted', 'mqtt_api_key_digest']
-        : ['webhook_secret_encrypted', 'webhook_secret_digest'];
-    const withDigest = digests.length > 0 && (await hasColumn(client, 'sun_sources', digestColumn));
     await client.query(
       `INSERT INTO sun_sources (id, user_id, name, connection_type, ${sealedColumn}${withDigest ? `, ${digestColumn}` : ''})
        SELECT u.id, $2, u.name, $3, u.sealed${withDigest ? ', u.digest' : ''}

@@ -20,8 +20,8 @@ export async function insertTelemetryHistory(
 ): Promise<void> {
   if (readings.length === 0) return;
   const times = readings.map((reading) => reading.timestamp);
-  const first = times.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
-  const last = times.reduce((a, b) => (Date.parse(a) >= Date.parse(b) ? a : b));
+  const instants = times.map((time) => Date.parse(time));
+  const [first, last] = [new Date(Math.min(...instants)), new Date(Math.max(...instants))];
   await db.query(
     `SELECT ensure_telemetry_partition(month::date)
        FROM generate_series(date_trunc('month', $1::timestamptz, 'UTC'), $2::timestamptz, interval '1 month') AS month`,

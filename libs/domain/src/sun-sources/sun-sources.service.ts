@@ -108,12 +108,18 @@ export class SunSourcesService {
       systemCost: input.systemCost ?? null,
       maintenanceCostPerYear: input.maintenanceCostPerYear ?? null,
       installationDate: input.installationDate ?? null,
+      // One credential, the connection type's; the other's columns stay empty.
       ...(mqtt
-        ? this.credentials.mqttApiKeyFields(id, generateMqttApiKey())
-        : { mqttApiKeyEncrypted: null, mqttApiKeyDigest: null }),
-      ...(mqtt
-        ? { webhookSecretEncrypted: null, webhookSecretDigest: null }
-        : this.credentials.webhookSecretFields(id, input.webhookSecret ?? generateWebhookSecret())),
+        ? {
+            ...this.credentials.mqttApiKeyFields(id, generateMqttApiKey()),
+            webhookSecretEncrypted: null,
+            webhookSecretDigest: null,
+          }
+        : {
+            mqttApiKeyEncrypted: null,
+            mqttApiKeyDigest: null,
+            ...this.credentials.webhookSecretFields(id, input.webhookSecret ?? generateWebhookSecret()),
+          }),
     };
     const price = input.initialKwhPrice ?? 0;
     await this.sources.insert(
