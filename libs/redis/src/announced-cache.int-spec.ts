@@ -247,6 +247,40 @@ describe('AnnouncedCache, against a real Redis', () => {
     expect([loader.loads('changed'), loader.loads('unchanged')]).toEqual([2, 1]);
   });
 
+  it('sends reloads ahead of expiry together after their own linger; a miss waits for none of them', async () => {
+    const batches: string[][] = [];
+    const cache = newCache({
+      channel: newChannel(),
+      ttlMs: 1_000,
+      refreshAhead: 0.5,
+      refreshLingerMs: 2_000,
+      loadMany: async (keys) => {
+        batches.push([...keys]);
+        return keys.map((key) => `${key}#${batches.length}`);
+      },
+    });
+    await untilCached(cache, 'warm', countingLoader());
+    await Promise.all(['a', 'b', 'c'].map((key) => cache.lookup(key)));
+    const loadedAt = Date.now();
+
+    // In their last half: answered from memory, their reloads held back together.
+    await new Promise((resolve) => setTimeout(resolve, loadedAt + 600 - Date.now()));
+    expect(await Promise.all(['a', 'b', 'c'].map((key) => cache.lookup(key)))).toEqual(['a#1', 'b#1', 'c#1']);
+    // A miss meanwhile goes after the misses' millisecond, alone.
+    expect(await cache.lookup('d')).toBe('d#2');
+    expect(batches).toEqual([['a', 'b', 'c'], ['d']]);
+
+    // Past its expiry, with its reload still held back: the read takes the reload along with it
+    // at once, and the other two follow at the end of their linger.
+    await new Promise((resolve) => setTimeout(resolve, loadedAt + 1_050 - Date.now()));
+    const startedAt = Date.now();
+    expect(await cache.lookup('a')).toBe('a#3');
+    expect(Date.now() - startedAt).toBeLessThan(500);
+    expect(batches).toEqual([['a', 'b', 'c'], ['d'], ['a']]);
+    await waitFor(async () => batches.length === 4, 'the held reloads', 4_000);
+    expect(batches[3]).toEqual(['b', 'c']);
+  });
+
   it('reloads an entry read near its expiry in the background, so that it never falls cold', async () => {
     let hold = deferred<void>();
     const loads: string[] = [];
