@@ -1,15 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import request from 'supertest';
 import {
   AppProcess,
   buildAppsOnce,
+  createWebhookSource,
   databaseUrl,
   dropDatabases,
   freePort,
+  logIn,
   startAppProcess,
   TEST_REDIS_URL,
   waitFor,
@@ -130,6 +133,22 @@ describe('the three apps as processes', () => {
       },
     });
 
+    // Devices' accepted messages are routine: counted by the metrics, logged at debug, whether
+    // they come straight (no Origin) or through the controller (a browser's Origin). A refused
+    // message and every other request are logged at info or above.
+    const http = request(`http://127.0.0.1:${apiPort}`);
+    const cookie = await logIn(http, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    const source = await createWebhookSource(http, cookie);
+    const message = { key: source.secret, pvPower: 1200 };
+    await http.post(`/api/webhook/sunsource/${source.id}`).send(message).expect(200);
+    await http
+      .post(`/api/webhook/sunsource/${source.id}`)
+      .set('Origin', 'https://devices.example.com')
+      .send(message)
+      .expect(200);
+    const unknown = `/api/webhook/sunsource/${randomUUID()}`;
+    await http.post(unknown).send(message).expect(404);
+
     // Three apps raced to migrate: each migration is recorded exactly once.
     const client = new Client({ connectionString: databaseUrl(database) });
     await client.connect();
@@ -146,6 +165,16 @@ describe('the three apps as processes', () => {
       expect(await stop(app)).toEqual({ code: 0, signal: null });
       expect(logged(app, 'stopped')).toBe(true);
     }
+
+    const requestLines = apps[0].lines
+      .map((line) => JSON.parse(line) as { level: number; req?: { method: string; url: string } })
+      .filter((line) => line.req !== undefined)
+      .map((line) => [line.level, line.req!.method, line.req!.url]);
+    expect(requestLines).toEqual([
+      [30, 'POST', '/api/auth/login'],
+      [30, 'POST', '/api/sunsources'],
+      [40, 'POST', unknown],
+    ]);
 
     // Structured JSON only, and no secret or password in any line.
     const everything = apps.flatMap((app) => app.lines);

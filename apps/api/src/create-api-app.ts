@@ -9,7 +9,7 @@ import { REDIS } from '@solar/redis';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { setupOpenApi } from './openapi';
 import { serveUploads } from './upload/serve-uploads';
-import { WEBHOOK_PATH, webhookBodyHandlers } from './webhook/webhook-body';
+import { WEBHOOK_DEVICE_PATH, WEBHOOK_PATH, webhookBodyHandlers } from './webhook/webhook-body';
 import { answerWebhookDevicesFirst } from './webhook/webhook-device-route';
 
 /**
@@ -42,6 +42,7 @@ export async function configureApiApp(app: INestApplication, config: AppConfig):
       // A CSV import streams its body to a file (`csvUploadOf`).
       /^\/api\/sunsourcedata\/[^/?]+\/import(?:[/?]|$)/,
     ],
+    routinePaths: [WEBHOOK_DEVICE_PATH],
   });
   app.use(WEBHOOK_PATH, ...webhookBodyHandlers());
   serveUploads(app, config);

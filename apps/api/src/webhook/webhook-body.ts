@@ -4,6 +4,8 @@ import { sendError } from '@solar/platform';
 import { MAX_TELEMETRY_BYTES } from '@solar/telemetry';
 
 export const WEBHOOK_PATH = '/api/webhook';
+/** Devices' messages, whichever way in they take (the route ahead of Express, or the controller). */
+export const WEBHOOK_DEVICE_PATH = new RegExp(`^${WEBHOOK_PATH}/sunsource/`);
 
 /**
  * The webhook reads its body raw, whatever the content type devices send: the HMAC signature is

@@ -45,10 +45,10 @@ export function answerWebhookDevicesFirst(app: INestApplication, config: AppConf
  * a message cost the api ~0.4 ms of CPU; here ~0.12 ms (Express alone, re-prototyping every
  * request and response, cost a third of that). Its answer is `WebhookController`'s, computed by
  * the same function (`answerWebhook`); only the sending is its own, with the api's error
- * bodies, the same headers, log line (`logRequestCompleted`) and HTTP metrics (`observeHttpRequest`,
- * under the controller's route template). What it does not take goes on
- * to the controller: a browser's request (it carries `Origin`, which CORS must answer), an id
- * that is not a UUID, a query string.
+ * bodies, the same headers, log line (`logRequestCompleted`, routine traffic: debug when
+ * accepted) and HTTP metrics (`observeHttpRequest`, under the controller's route template).
+ * What it does not take goes on to the controller: a browser's request (it carries `Origin`,
+ * which CORS must answer), an id that is not a UUID, a query string.
  */
 function webhookDeviceRoute(
   app: INestApplication,
@@ -73,7 +73,7 @@ function webhookDeviceRoute(
     const completed = (error?: unknown): void => {
       const elapsed = performance.now() - startedAt;
       observeHttpRequest(request, response, elapsed, WEBHOOK_ROUTE_TEMPLATE);
-      logRequestCompleted(PinoLogger.root, request, response, elapsed, error);
+      logRequestCompleted(PinoLogger.root, request, response, elapsed, error, true);
     };
     const send = (
       status: number,

@@ -16,6 +16,8 @@ export interface HttpOptions {
   rawBodyPaths?: RegExp[];
   /** The app answers Prometheus's scrapes on this server (`MetricsEndpointModule`). */
   servesMetrics?: boolean;
+  /** Paths of routine traffic (devices' messages): their successful answers are logged at debug. */
+  routinePaths?: RegExp[];
 }
 
 /**
@@ -31,7 +33,9 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   // public port) `/metrics` is an unknown path like any other.
   const quietPaths = ['/api/health', ...(options.servesMetrics ? [METRICS_PATH] : [])];
   const quiet = (request: { url?: string }) => quietPaths.includes(request.url ?? '');
-  express.use(requestLogging(() => PinoLogger.root, { quiet }));
+  const routinePaths = options.routinePaths ?? [];
+  const routine = (request: { url?: string }) => routinePaths.some((path) => path.test(request.url ?? ''));
+  express.use(requestLogging(() => PinoLogger.root, { quiet, routine }));
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   // Express would hash every JSON body for an ETag no client of this API revalidates with.

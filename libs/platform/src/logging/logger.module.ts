@@ -13,9 +13,18 @@ export function requestIdOf(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** A request's log line: info when it went well, warn for the caller's mistakes, error for ours. */
-export function logLevelForStatus(statusCode: number, error?: unknown): 'info' | 'warn' | 'error' {
-  return error || statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info';
+/**
+ * A request's log line: info when it went well (debug for routine traffic: a device's accepted
+ * message), warn for the caller's mistakes, error for ours.
+ */
+export function logLevelForStatus(
+  statusCode: number,
+  error?: unknown,
+  routine = false,
+): 'debug' | 'info' | 'warn' | 'error' {
+  if (error || statusCode >= 500) return 'error';
+  if (statusCode >= 400) return 'warn';
+  return routine ? 'debug' : 'info';
 }
 
 /** Never written to a log, whatever level: credentials travel in these. */

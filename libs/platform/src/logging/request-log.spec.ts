@@ -1,5 +1,6 @@
 import express from 'express';
 import pino from 'pino';
+import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { loggerOptions } from './logger.module';
@@ -16,7 +17,7 @@ interface Line {
 }
 
 /** An app answering `GET /status/:code` with that code, its lines kept in `lines`. */
-function appLoggingAt(level: string) {
+function appLoggingAt(level: string, routine?: (req: IncomingMessage) => boolean) {
   const lines: Line[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -26,7 +27,12 @@ function appLoggingAt(level: string) {
   });
   const logger = pino(loggerOptions({ logLevel: level }, 'test'), sink);
   const app = express();
-  app.use(requestLogging(() => logger, { quiet: (req) => req.url === '/health' }));
+  app.use(
+    requestLogging(() => logger, {
+      quiet: (req) => req.url === '/health',
+      routine,
+    }),
+  );
   app.get('/status/:code', (req, res) => {
     res.status(Number(req.params.code)).json({ ok: true });
   });
@@ -74,6 +80,23 @@ describe('requestLogging', () => {
     expect([notFound.level, notFound.msg, notFound.err]).toEqual([40, 'request completed', undefined]);
     expect([failed.level, failed.msg, failed.res.statusCode]).toEqual([50, 'request errored', 503]);
     expect(failed.err?.message).toBe('failed with status code 503');
+  });
+
+  it('writes routine requests that went well at debug, and their failures as any other', async () => {
+    for (const level of ['info', 'debug']) {
+      const { app, written } = appLoggingAt(level, (req) => req.url?.startsWith('/status/') ?? false);
+      await request(app).get('/status/200').expect(200);
+      await request(app).get('/status/404').expect(404);
+      const lines = await written(level === 'debug' ? 2 : 1);
+      expect(lines.map((line) => [line.level, line.res.statusCode])).toEqual(
+        level === 'debug'
+          ? [
+              [20, 200],
+              [40, 404],
+            ]
+          : [[40, 404]],
+      );
+    }
   });
 
   it('gives a new UUID when the caller’s X-Request-Id is not sane', async () => {

@@ -15,9 +15,10 @@ export function logRequestCompleted(
   response: ServerResponse,
   responseTime: number,
   error?: unknown,
+  routine = false,
 ): void {
   const { statusCode } = response;
-  const level = logLevelForStatus(statusCode, error);
+  const level = logLevelForStatus(statusCode, error, routine);
   if (!logger?.isLevelEnabled(level)) return;
   const failure =
     error ?? (statusCode >= 500 ? new Error(`failed with status code ${statusCode}`) : undefined);
@@ -38,10 +39,18 @@ export function logRequestCompleted(
  * hooks every promise): measured at 0.2–0.4 ms of CPU per request, a sixth of a small read's.
  * Logs written while serving a request name it through `requestId` where it matters (errors).
  * The same moment counts the request in `solar_http_request_duration_seconds`.
+ *
+ * `quiet` requests are neither logged nor counted (probes, scrapes). `routine` requests (devices'
+ * messages, thousands a second) are counted, and logged at debug when they went well: a fleet
+ * would otherwise write a line per message, where MQTT writes none, and the metrics already say
+ * how many there were and how they went.
  */
 export function requestLogging(
   logger: () => Logger | undefined,
-  options: { quiet?: (request: IncomingMessage) => boolean } = {},
+  options: {
+    quiet?: (request: IncomingMessage) => boolean;
+    routine?: (request: IncomingMessage) => boolean;
+  } = {},
 ): RequestHandler {
   return (request, response, next) => {
     const id = requestIdOf(request);
@@ -55,7 +64,7 @@ export function requestLogging(
       response.off('close', completed);
       const elapsed = performance.now() - startedAt;
       observeHttpRequest(request, response, elapsed);
-      logRequestCompleted(logger(), request, response, elapsed);
+      logRequestCompleted(logger(), request, response, elapsed, undefined, options.routine?.(request));
     };
     response.on('finish', completed);
     response.on('close', completed);
