@@ -1,5 +1,5 @@
-import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { parseArgs } from 'node:util';
+import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { COLUMN_NAMES } from './plain-csv';
 import { SAMPLE } from './sample';
 import { isKnownTimeZone } from './time-zones';

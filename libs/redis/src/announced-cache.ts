@@ -91,10 +91,10 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly loads = new Map<string, Load<V>>();
   /** Keys waiting for the next batched load, by key, misses apart from reloads. */
-  private readonly batches: Record<LoadKind, { waiting: Map<string, Waiting<V>>; timer?: NodeJS.Timeout }> = {
-    miss: { waiting: new Map() },
-    refresh: { waiting: new Map() },
-  };
+  private readonly batches: Record<
+    LoadKind,
+    { waiting: Map<string, Waiting<V>>; lingerMs: number; timer?: NodeJS.Timeout }
+  >;
   private subscriber: Redis | undefined;
   private subscribing: Promise<void> | undefined;
   private listening = false;
@@ -106,6 +106,10 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
     this.logger = new Logger(options.name);
     this.hits = cacheLookups.labels(options.name, 'hit');
     this.misses = cacheLookups.labels(options.name, 'miss');
+    this.batches = {
+      miss: { waiting: new Map(), lingerMs: options.batchLingerMs ?? BATCH_LINGER_MS },
+      refresh: { waiting: new Map(), lingerMs: options.refreshLingerMs ?? REFRESH_LINGER_MS },
+    };
   }
 
   /**
@@ -214,13 +218,7 @@ export class AnnouncedCache<V> implements OnApplicationShutdown {
     const batch = this.batches[kind];
     batch.waiting.set(key, waiting);
     if (batch.waiting.size >= (this.options.maxBatch ?? MAX_BATCH)) this.flushBatch(kind);
-    else if (!batch.timer) {
-      const linger =
-        kind === 'miss'
-          ? (this.options.batchLingerMs ?? BATCH_LINGER_MS)
-          : (this.options.refreshLingerMs ?? REFRESH_LINGER_MS);
-      batch.timer = setTimeout(() => this.flushBatch(kind), linger);
-    }
+    else batch.timer ??= setTimeout(() => this.flushBatch(kind), batch.lingerMs);
   }
 
   private flushBatch(kind: LoadKind): void {
