@@ -15,6 +15,7 @@ import { postTelemetry } from './support/api-harness';
 const WEBHOOK_ROUTE = '/api/webhook/sunsource/:sunSourceId';
 const webhook = (outcome: string) => ({ channel: 'webhook', outcome });
 const requests = (method: string, route: string, status: string) => ({ method, route, status });
+const STAGE_COUNT = 'solar_telemetry_stage_duration_seconds_count';
 
 describe("the api's Prometheus metrics", () => {
   let harness: ApiWithUser;
@@ -77,7 +78,7 @@ describe("the api's Prometheus metrics", () => {
     }
   });
 
-  it('counts a stored webhook message: outcome, lag, batch, commit and the HTTP request under its route template', async () => {
+  it('counts a stored webhook message: outcome, lag, intake steps, batch, commit and the HTTP request under its route template', async () => {
     const source = await createWebhookSource(http, cookie);
     const before = await scrape();
     await postTelemetry(http, source, { soc: 50 }).expect(200);
@@ -92,6 +93,11 @@ describe("the api's Prometheus metrics", () => {
     expect(metricGrowth(before, after, 'solar_telemetry_messages_total', webhook('stored'))).toBe(2);
     expect(metricGrowth(before, after, 'solar_telemetry_messages_total', { channel: 'mqtt' })).toBe(0);
     expect(metricGrowth(before, after, 'solar_telemetry_ingestion_lag_seconds_count')).toBe(2);
+    for (const stage of ['source', 'windows', 'write'])
+      expect({ stage, count: metricGrowth(before, after, STAGE_COUNT, { stage }) }).toEqual({
+        stage,
+        count: 2,
+      });
     expect(metricGrowth(before, after, 'solar_telemetry_batch_points_sum')).toBe(2);
     expect(
       metricGrowth(before, after, 'solar_telemetry_commit_duration_seconds_count'),

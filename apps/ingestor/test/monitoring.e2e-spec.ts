@@ -9,6 +9,7 @@ import { IngestorWithApi, startIngestorWithApi } from './support/ingestor-harnes
 import { deviceLogin, MqttClients } from './support/mqtt-devices';
 
 const mqtt = (outcome: string) => ({ channel: 'mqtt', outcome });
+const STAGE_COUNT = 'solar_telemetry_stage_duration_seconds_count';
 
 describe("the ingestor's Prometheus metrics", () => {
   let harness: IngestorWithApi;
@@ -49,6 +50,11 @@ describe("the ingestor's Prometheus metrics", () => {
     expect(metricGrowth(before, connected, 'solar_mqtt_connects_total', { verdict: 'device' })).toBe(1);
     expect(metricGrowth(before, connected, 'solar_telemetry_messages_total', mqtt('stored'))).toBe(1);
     expect(metricGrowth(before, connected, 'solar_telemetry_ingestion_lag_seconds_count')).toBe(1);
+    for (const stage of ['source', 'windows', 'write'])
+      expect({ stage, count: metricGrowth(before, connected, STAGE_COUNT, { stage }) }).toEqual({
+        stage,
+        count: 1,
+      });
     expect(connected.value('solar_telemetry_messages_in_flight', { channel: 'mqtt' })).toBe(0);
 
     await devices.endAll();

@@ -101,6 +101,23 @@ export const telemetryIngestionLag = new Histogram({
   registers,
 });
 
+/**
+ * The steps of the intake a message waits on: `source` (is the source there, active and of this
+ * transport: memory, or a batched read), `windows` (the arrival budget and the duplicate and
+ * throttle windows: a Redis round trip), `write` (its batch's linger, a free commit slot and the
+ * commit). Which of them grows tells an operator whether Redis or PostgreSQL holds the latency.
+ */
+export const TELEMETRY_STAGES = ['source', 'windows', 'write'] as const;
+export type TelemetryStage = (typeof TELEMETRY_STAGES)[number];
+
+export const telemetryStageDuration = new Histogram({
+  name: 'solar_telemetry_stage_duration_seconds',
+  help: 'Time a message waits on each step of the intake: source check, windows (Redis), write (batch and commit)',
+  labelNames: ['stage'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers,
+});
+
 // ─── MQTT broker (ingestor's embedded broker; api's hooks for EMQX) ─────────────────────────
 
 export const mqttDevicesConnected = new SampledGauge({

@@ -5,9 +5,11 @@ import {
   RefusalReason,
   TELEMETRY_CHANNELS,
   TelemetryChannel,
+  TelemetryStage,
   telemetryInFlight,
   telemetryMessages,
   telemetryRefusals,
+  telemetryStageDuration,
 } from '@solar/monitoring';
 import type { IntakeOutcome } from './telemetry-intake';
 
@@ -22,6 +24,18 @@ const outcomes = Object.fromEntries(
     ),
   ]),
 ) as Record<TelemetryChannel, Record<MessageOutcome, Increment>>;
+
+/** Each step's series, bound once as the outcomes are. */
+const stages: Record<TelemetryStage, { observe(seconds: number): void }> = {
+  source: telemetryStageDuration.labels('source'),
+  windows: telemetryStageDuration.labels('windows'),
+  write: telemetryStageDuration.labels('write'),
+};
+
+/** A message waited on `stage` since `startedAt` (`performance.now()`). */
+export function stageTook(stage: TelemetryStage, startedAt: number): void {
+  stages[stage].observe((performance.now() - startedAt) / 1000);
+}
 
 /** Messages each channel holds (received, not yet answered or acknowledged): read at scrape time. */
 const inFlight: Record<TelemetryChannel, number> = { webhook: 0, mqtt: 0 };

@@ -6,6 +6,7 @@ import { normalizeTelemetry, TelemetryRejection } from '../normalize';
 import { TelemetryValues } from '../telemetry-fields';
 import { StoredNeighbours } from '../storage/stored-neighbours';
 import { TelemetryWriter } from '../storage/telemetry-writer';
+import { stageTook } from './intake-metrics';
 import {
   Admission,
   AdmissionMode,
@@ -71,7 +72,9 @@ export class TelemetryIngestion {
       mode === 'history' ? IMPORTED_ROW : { mode, fingerprint: fingerprintOf(ts, values) };
     let admission: Exclude<Admission, { status: 'resent' }>;
     try {
+      const admitStartedAt = performance.now();
       const verdict = await this.windows.admit(sunSourceId, ts, receivedAt, sender);
+      stageTook('windows', admitStartedAt);
       admission =
         verdict.status === 'duplicate' || verdict.status === 'resent'
           ? await this.settleSeen(verdict.status, sunSourceId, ts, receivedAt, mode)
@@ -91,9 +94,11 @@ export class TelemetryIngestion {
       }
     }
 
+    const writeStartedAt = performance.now();
     const written = await this.writer
       .write({ sunSourceId, ts, receivedAt, values, raw, via })
       .catch(withdraw);
+    stageTook('write', writeStartedAt);
     // Nothing stored: the windows must not hold it against the source should it be switched on again.
     if (written === 'refused') await this.windows.withdraw(sunSourceId, ts, sender).catch(() => undefined);
     // Left in place if this fails, the entry only throttles its neighbours until it expires.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError, ServiceUnavailableError } from '@solar/core';
 import { ConnectionType, SourceAccess, SourceAccessCache, SourceCredentials } from '@solar/domain';
 import { TelemetryRejection } from '../normalize';
-import { channelOf, countIntakeOutcome } from './intake-metrics';
+import { channelOf, countIntakeOutcome, stageTook } from './intake-metrics';
 import { IngestOutcome, NOT_STORED, TelemetryIngestion } from './telemetry-ingestion.service';
 import { verifyWebhookSecret, WebhookCredentials, WebhookMessages, WebhookSecret } from './webhook-signature';
 
@@ -77,7 +77,9 @@ export class TelemetryIntake {
     if (body.length > MAX_TELEMETRY_BYTES) return OVERSIZE;
     let source: SourceAccess | null;
     try {
+      const startedAt = performance.now();
       source = await this.sources.admitted(sunSourceId, via);
+      stageTook('source', startedAt);
     } catch (error) {
       throw new ServiceUnavailableError(NOT_STORED, { cause: error });
     }
