@@ -1184,6 +1184,7 @@ async function main(): Promise<void> {
         options: options.fleet,
         root,
         apiPort,
+        apiMetricsUrl: options.apiProcesses > 1 ? undefined : `http://127.0.0.1:${apiMetricsPort}/metrics`,
         mqttUrl: env.MQTT_URL,
         topicPrefix: TOPIC_PREFIX,
         // What the embedded broker admits as its superuser: the ingestor's own account (its

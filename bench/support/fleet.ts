@@ -2,13 +2,14 @@ import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import { Child, freePort, startNode, stopChild } from '@solar/testing';
+import { Child, freePort, MetricsScrape, startNode, stopChild } from '@solar/testing';
 import type {
   FleetPublishStats,
   FleetWorkerCommand,
   FleetWorkerData,
   FleetWorkerEvent,
 } from './fleet-worker';
+import { IntakeStep, intakeSteps, scrapeApiMetrics } from './intake-steps';
 import { PhaseUsage, percentile, round, UsageMeter } from './processes';
 import { log } from './run-resources';
 import { SeededSource, storedAmong } from './seed';
@@ -67,6 +68,8 @@ export interface FleetContext {
   options: FleetOptions;
   root: string;
   apiPort: number;
+  /** The api's metrics (none with several api processes: each would serve only its own). */
+  apiMetricsUrl: string | undefined;
   mqttUrl: string;
   topicPrefix: string;
   ingestorAccount: { username: string; password: string };
@@ -186,6 +189,8 @@ export interface FleetReport {
     storm: FleetWebhookPhase;
     bare: { coldMaximum: BareFigure; coldRate: BareFigure; steady: BareFigure };
   };
+  /** The steady run's wait per step of the intake, after its first period, from the api's metrics. */
+  steadyIntakeSteps: IntakeStep[];
   ingestorReadySeconds: number[];
   forwarders: MqttRun;
   devices: MqttRun;
@@ -765,11 +770,18 @@ export async function runFleet(ctx: FleetContext): Promise<FleetReport> {
   // The api was restarted since it saw the fleet: the first period (each source's first message
   // to it) is a warm-up reported apart, so that what is measured is the steady state.
   await sleep(Math.max(0, coldMaximumEnd + FLEET_PERIOD_MS - Date.now()));
+  // The api's own split of a message's wait is read over the measured part only.
+  let measuredFrom: MetricsScrape | undefined;
   const steady = await ctx.webhookPhase('fleet steady', ctx.apiPort, fleet, o.maxConnections, steadyRate, {
     durationSeconds: o.steadySeconds,
     warmupSeconds: FLEET_PERIOD_MS / 1000,
     clock: 'current',
+    alongside: async () => {
+      await sleep(FLEET_PERIOD_MS);
+      measuredFrom = await scrapeApiMetrics(ctx.apiMetricsUrl);
+    },
   });
+  const steadyIntakeSteps = intakeSteps(measuredFrom, await scrapeApiMetrics(ctx.apiMetricsUrl));
 
   // MQTT through privileged forwarders, on a fresh ingestor (its ready time measured).
   const ingestorReadySeconds: number[] = [];
@@ -859,6 +871,7 @@ export async function runFleet(ctx: FleetContext): Promise<FleetReport> {
   return {
     sources: o.sources,
     webhook: { coldMaximum, coldRate, steady, storm: stormWebhook, bare: bare.http },
+    steadyIntakeSteps,
     ingestorReadySeconds,
     forwarders,
     devices: devicesRunReport,
@@ -1139,6 +1152,12 @@ export function printFleet(
   webhook(w.coldMaximum, w.bare.coldMaximum);
   webhook(w.coldRate, w.bare.coldRate);
   webhook(w.steady, w.bare.steady);
+  if (report.steadyIntakeSteps.length > 0) {
+    const steps = report.steadyIntakeSteps.map(
+      (step) => `${step.stage} mean ${round(step.meanMs, 2)} ms, p99 ≤ ${step.p99AtMostMs ?? '?'} ms`,
+    );
+    line(` intake steps the api's own histogram after the first period: ${steps.join('; ')}`);
+  }
 
   const mqtt = (run: MqttRun, bare: MqttRun, title: string) => {
     line();

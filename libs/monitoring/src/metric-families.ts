@@ -11,7 +11,8 @@ import { SampledGauge } from './sampled-gauge';
  */
 const registers = [metricsRegistry];
 
-const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds: the bucket bounds of every latency histogram below. */
+export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 // ─── HTTP (api) ──────────────────────────────────────────────────────────────────────────────
 
@@ -110,6 +111,7 @@ export const telemetryIngestionLag = new Histogram({
 export const TELEMETRY_STAGES = ['source', 'windows', 'write'] as const;
 export type TelemetryStage = (typeof TELEMETRY_STAGES)[number];
 
+/** Its buckets are `LATENCY_BUCKETS`: `bench:ingest` reads the percentiles off them. */
 export const telemetryStageDuration = new Histogram({
   name: 'solar_telemetry_stage_duration_seconds',
   help: 'Time a message waits on each step of the intake: source check, windows (Redis), write (batch and commit)',
