@@ -11,7 +11,7 @@ import { SampledGauge } from './sampled-gauge';
  */
 const registers = [metricsRegistry];
 
-/** Seconds: the bucket bounds of every latency histogram below. */
+/** Seconds: the buckets of the request-scale histograms (HTTP, batch commits, the intake steps). */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 // ─── HTTP (api) ──────────────────────────────────────────────────────────────────────────────
