@@ -43,6 +43,25 @@ describe('SourceCredentials checks', () => {
     expect(credentials.webhookSecretMatches(renewed, 'whsec_old')).toBe(false);
   });
 
+  it('check a credential a device has proven by a hash, not an HMAC', () => {
+    const own = new SourceCredentials(box, {} as AppConfig);
+    const hook = webhookSource('source-p', 'whsec_p');
+    const renewed = webhookSource('source-p', 'whsec_q');
+    const hmac = jest.spyOn(box, 'digest');
+    expect(own.webhookSecretMatches(hook, 'whsec_wrong')).toBe(false);
+    expect(own.webhookSecretMatches(hook, 'whsec_p')).toBe(true);
+    expect(hmac).toHaveBeenCalledTimes(2);
+    // Proven: the next checks of that sealed value, right or wrong, cost no HMAC.
+    expect(own.webhookSecretMatches({ ...hook }, 'whsec_p')).toBe(true);
+    expect(own.webhookSecretMatches(hook, 'whsec_wrong')).toBe(false);
+    expect(own.webhookSecretMatches(hook, 'whsec_p_')).toBe(false);
+    expect(hmac).toHaveBeenCalledTimes(2);
+    // Renewed: the new sealed value is checked against its digest, and the old secret fails.
+    expect(own.webhookSecretMatches(renewed, 'whsec_p')).toBe(false);
+    expect(own.webhookSecretMatches(renewed, 'whsec_q')).toBe(true);
+    expect(hmac).toHaveBeenCalledTimes(4);
+  });
+
   it('bind a credential to its source and purpose', () => {
     const hook = webhookSource('source-c', 'whsec_c');
     expect(credentials.webhookSecretMatches({ ...hook, id: 'source-d' }, 'whsec_c')).toBe(false);
