@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ServiceUnavailableError } from '@solar/core';
 import { ConnectionType } from '@solar/domain';
 import { normalizeTelemetry, TelemetryRejection } from '../normalize';
@@ -155,7 +155,5 @@ function unstorableReason(value: unknown, depth = 0): string | undefined {
 
 /** Same timestamp and same normalized values: the identity of a duplicate. */
 function fingerprintOf(ts: Date, values: TelemetryValues): string {
-  return createHash('sha256')
-    .update(JSON.stringify([ts.getTime(), values]))
-    .digest('base64url');
+  return hash('sha256', JSON.stringify([ts.getTime(), values]), 'base64url');
 }
