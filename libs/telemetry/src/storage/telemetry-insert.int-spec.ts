@@ -147,3 +147,53 @@ describe('INSERT_TELEMETRY_SQL, two batches at once', () => {
     await expectRollupMatchesRaw();
   });
 });
+
+describe('INSERT_TELEMETRY_SQL, raw payloads', () => {
+  let drop: () => Promise<void>;
+  let db: Client;
+  let sources: string[];
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    sources = await insertSpecSources(db, await insertSpecUser(db), 2);
+    await db.query(`SELECT ensure_telemetry_partition(date '2026-03-01')`);
+  });
+
+  afterAll(async () => {
+    await db.end();
+    await drop();
+  });
+
+  it('each row keeps its own payload, whatever order the batch and the rows are in', async () => {
+    const start = Date.UTC(2026, 2, 2);
+    const payloads: Array<Record<string, unknown>> = [
+      { quote: 'say "hi"', backslash: 'C:\\dir\\', nested: { list: [1, null, 'x'] } },
+      { unicode: 'Zürich ☀ \u2028', empty: '' },
+      {},
+      { list: [{ a: 1 }, 'two'], none: null },
+      { text: 'a string with {braces}, "quotes", commas and \\' },
+    ];
+    // Later timestamps first, both sources interleaved: the statement stores rows sorted by key.
+    const points: TelemetryPoint[] = payloads.map((raw, i) => ({
+      sunSourceId: sources[i % 2],
+      ts: new Date(start + (payloads.length - i) * 60_000),
+      receivedAt: new Date(start),
+      values: emptyTelemetryValues(),
+      raw,
+    }));
+    await db.query(INSERT_TELEMETRY_SQL, insertParameters(points));
+    const { rows } = await db.query<{ sun_source_id: string; ts: Date; raw: unknown }>(
+      'SELECT sun_source_id, ts, raw FROM telemetry',
+    );
+    expect(rows).toHaveLength(payloads.length);
+    for (const point of points) {
+      const row = rows.find(
+        (r) => r.sun_source_id === point.sunSourceId && r.ts.getTime() === point.ts.getTime(),
+      );
+      expect(row?.raw).toEqual(point.raw);
+    }
+  });
+});

@@ -10,7 +10,9 @@ import {
 
 /**
  * One statement for a whole batch: every column travels as one array parameter and `unnest` turns
- * them back into rows, so a batch of any size is a single statement of fixed shape. A (source,
+ * them back into rows, so a batch of any size is a single statement of fixed shape. The raw
+ * payloads travel as one JSON array, taken apart by position: as JSON text they need no quoting,
+ * where a jsonb[] literal would escape every quote of every payload. A (source,
  * timestamp) already stored is skipped (idempotent storage). The rows it did store are added to
  * their hours in `telemetry_hourly` by the same statement, so the rollup commits with them.
  *
@@ -22,15 +24,16 @@ import {
  * come back as stored: the statement also returns the (source, transport) pairs it refused, with
  * '' for rows that came by no transport.
  */
-const columns = [
+/** The columns that travel as arrays, one element per row. */
+const arrayColumns = [
   'sun_source_id',
   'ts',
   'received_at',
   ...NUMERIC_FIELDS.map((field) => field.column),
   ...TEXT_FIELDS.map((field) => field.column),
   ...CODE_FIELDS.map((field) => field.column),
-  'raw',
 ];
+const columns = [...arrayColumns, 'raw'];
 
 const parameterTypes = [
   'uuid[]',
@@ -40,21 +43,28 @@ const parameterTypes = [
   ...TEXT_FIELDS.map(() => 'text[]'),
   // text[][] cannot hold rows of different lengths: codes travel as JSON arrays.
   ...CODE_FIELDS.map(() => 'jsonb[]'),
-  'jsonb[]',
 ];
 
-/** Beside the columns: the transport each row came by (NULL: only the source's existence matters). */
-const viaIndex = columns.length;
+/**
+ * After the array columns: the raw payloads (one JSON array), then the transport each row came by
+ * (NULL: only the source's existence matters).
+ */
+const rawPayloads = `$${arrayColumns.length + 1}::jsonb`;
+const viaIndex = arrayColumns.length;
 const sourceIds = `$1::${parameterTypes[0]}`;
-const vias = `$${viaIndex + 1}::text[]`;
+const vias = `$${arrayColumns.length + 2}::text[]`;
 
-const selected = columns.map((column, index) => {
-  const value = `u.c${index}`;
-  if (CODE_FIELDS.some((field) => field.column === column)) {
-    return `CASE WHEN ${value} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(${value})) END`;
-  }
-  return value;
-});
+const selected = [
+  ...arrayColumns.map((column, index) => {
+    const value = `u.c${index}`;
+    if (CODE_FIELDS.some((field) => field.column === column)) {
+      return `CASE WHEN ${value} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(${value})) END`;
+    }
+    return value;
+  }),
+  // unnest's ordinality counts from 1, JSON array positions from 0.
+  `${rawPayloads} -> (u.position - 1)::int`,
+];
 
 /**
  * Whether some hour of the batch gets several readings of an energy field: then every hour of the
@@ -92,8 +102,8 @@ export const INSERT_TELEMETRY_SQL = `
   ), inserted AS (
     INSERT INTO telemetry (${columns.join(', ')})
     SELECT ${selected.join(', ')}
-      FROM unnest(${[...parameterTypes, 'text[]'].map((type, index) => `$${index + 1}::${type}`).join(', ')})
-           AS u(${[...columns, 'via'].map((_, index) => `c${index}`).join(', ')})
+      FROM unnest(${parameterTypes.map((type, index) => `$${index + 1}::${type}`).join(', ')}, ${vias})
+           WITH ORDINALITY AS u(${arrayColumns.map((_, index) => `c${index}`).join(', ')}, c${viaIndex}, position)
       JOIN admitted a ON a.id = u.c0 AND a.via = coalesce(u.c${viaIndex}, '')
      ORDER BY u.c0, u.c1
     ON CONFLICT (sun_source_id, ts) DO NOTHING
@@ -137,7 +147,7 @@ export function insertParameters(points: readonly TelemetryPoint[]): unknown[] {
         }),
       ),
     ),
-    quotedArrayLiteral(points.map((point) => JSON.stringify(point.raw))),
+    `[${points.map((point) => JSON.stringify(point.raw)).join(',')}]`,
     points.map((point) => point.via ?? null),
   ];
 }
