@@ -33,9 +33,9 @@ export class SourceCredentials {
   private readonly opened = new Map<string, Buffer>();
   /**
    * Credentials a device has presented correctly, as their SHA-256, by source, purpose and sealed
-   * value: a device's next message is checked by one hash, a fifth of an HMAC's cost, which is
-   * most of the webhook's check. Unkeyed, but only in this process's memory, beside the key that
-   * opens every sealed credential; a renewed credential is a new entry.
+   * value: a device's next message is checked by one hash, half an HMAC's cost (creating the
+   * HMAC was most of the webhook's check). Unkeyed, but only in this process's memory, beside the
+   * key that opens every sealed credential; a renewed credential is a new entry.
    */
   private readonly proven = new Map<string, Buffer>();
 
