@@ -70,9 +70,13 @@ describe('TelemetryWriter batches', () => {
     [sunSourceId] = await insertSpecSources(db, await insertSpecUser(db));
   });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     queries = new ObservedQueries(dataSource);
-    writer = new TelemetryWriter(dataSource, new TelemetryPartitions(dataSource), queries);
+    // The month's partition known beforehand, as an app's start makes it: otherwise each batch
+    // checks it by a transaction of its own, and they reach the INSERT in whatever order those end.
+    const partitions = new TelemetryPartitions(dataSource);
+    await partitions.ensureFor([new Date(START)]);
+    writer = new TelemetryWriter(dataSource, partitions, queries);
   });
 
   afterEach(async () => {
