@@ -12,6 +12,7 @@ import { CreateDayAheadForecasts1764900000000 } from './1764900000000-create-day
 import { RollUpEnergyIncrements1764950000000 } from './1764950000000-roll-up-energy-increments';
 import { PlanOpeningsJoinPerCall1765000000000 } from './1765000000000-plan-openings-join-per-call';
 import { AddCredentialDigests1765100000000 } from './1765100000000-add-credential-digests';
+import { PairChangedHoursByGrouping1765200000000 } from './1765200000000-pair-changed-hours-by-grouping';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   RollUpEnergyIncrements1764950000000,
   PlanOpeningsJoinPerCall1765000000000,
   AddCredentialDigests1765100000000,
+  PairChangedHoursByGrouping1765200000000,
 ];

@@ -197,3 +197,84 @@ describe('INSERT_TELEMETRY_SQL, raw payloads', () => {
     }
   });
 });
+
+/**
+ * A point appended to a source's latest hour changes that hour's last readings, which only a
+ * later hour's opening counts from: with no later hour the trigger leaves the openings alone
+ * (a device's every message lands there). Counted by PostgreSQL's own function statistics.
+ */
+describe('INSERT_TELEMETRY_SQL, the openings refreshed after an hour changes', () => {
+  let drop: () => Promise<void>;
+  let db: Client;
+  let source: string;
+  const start = Date.UTC(2026, 2, 3, 10);
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    [source] = await insertSpecSources(db, await insertSpecUser(db), 1);
+    await db.query(`SELECT ensure_telemetry_partition(date '2026-03-01')`);
+    await db.query(`SET track_functions = 'all'`);
+  });
+
+  afterAll(async () => {
+    await db.end();
+    await drop();
+  });
+
+  function reading(minutes: number, kwh: number): TelemetryPoint {
+    const values = emptyTelemetryValues();
+    values.dailyEnergyProduced = kwh;
+    const ts = new Date(start + minutes * 60_000);
+    return { sunSourceId: source, ts, receivedAt: ts, values, raw: {} };
+  }
+
+  // The session's calls not yet reported to the statistics; nothing is reported inside a transaction.
+  const refreshCalls = async () =>
+    Number(
+      (
+        await db.query<{ calls: string }>(
+          `SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_xact_user_functions
+            WHERE funcname = 'refresh_telemetry_openings'`,
+        )
+      ).rows[0].calls,
+    );
+
+  /** Stores `points` in a transaction of its own; how many times it refreshed openings. */
+  async function refreshesStoring(points: TelemetryPoint[]): Promise<number> {
+    await db.query('BEGIN');
+    const before = await refreshCalls();
+    await db.query(INSERT_TELEMETRY_SQL, insertParameters(points));
+    const after = await refreshCalls();
+    await db.query('COMMIT');
+    return after - before;
+  }
+
+  const openingOfHour = async (hours: number) =>
+    (
+      await db.query<{ opening: number | null }>(
+        `SELECT opening_daily_energy_produced AS opening FROM telemetry_hourly
+          WHERE sun_source_id = $1 AND hour = $2`,
+        [source, new Date(start + hours * HOUR)],
+      )
+    ).rows[0].opening;
+
+  it('an hour that gains a last reading refreshes the next hour only if there is one', async () => {
+    await db.query(INSERT_TELEMETRY_SQL, insertParameters([reading(0, 1), reading(80, 3)]));
+    expect(await openingOfHour(1)).toBeCloseTo(2, 9);
+
+    const refreshes = [
+      // The latest hour gains a last reading: nothing after it counts from its readings.
+      await refreshesStoring([reading(90, 4)]),
+      // An earlier hour does: the next one now counts from 2.5 kWh at 10:30.
+      await refreshesStoring([reading(30, 2.5)]),
+    ];
+    expect(await openingOfHour(1)).toBeCloseTo(0.5, 9);
+    // The latest hour gains a first reading (11:10, before 11:20): its own opening.
+    refreshes.push(await refreshesStoring([reading(70, 2.75)]));
+    expect(refreshes).toEqual([0, 1, 1]);
+    expect(await openingOfHour(1)).toBeCloseTo(0.25, 9);
+  });
+});
