@@ -9,7 +9,13 @@ import type {
   FleetWorkerData,
   FleetWorkerEvent,
 } from './fleet-worker';
-import { IntakeStep, intakeSteps, scrapeApiMetrics } from './intake-steps';
+import {
+  EventLoopIntervals,
+  eventLoopIntervals,
+  IntakeStep,
+  intakeSteps,
+  scrapeApiMetrics,
+} from './intake-steps';
 import { PhaseUsage, percentile, round, UsageMeter } from './processes';
 import { log } from './run-resources';
 import { SeededSource, storedAmong } from './seed';
@@ -191,6 +197,8 @@ export interface FleetReport {
   };
   /** The steady run's wait per step of the intake, after its first period, from the api's metrics. */
   steadyIntakeSteps: IntakeStep[];
+  /** The api's event loop over the same part (undefined without its metrics). */
+  steadyEventLoop: EventLoopIntervals | undefined;
   ingestorReadySeconds: number[];
   forwarders: MqttRun;
   devices: MqttRun;
@@ -781,7 +789,9 @@ export async function runFleet(ctx: FleetContext): Promise<FleetReport> {
       measuredFrom = await scrapeApiMetrics(ctx.apiMetricsUrl);
     },
   });
-  const steadyIntakeSteps = intakeSteps(measuredFrom, await scrapeApiMetrics(ctx.apiMetricsUrl));
+  const measuredTo = await scrapeApiMetrics(ctx.apiMetricsUrl);
+  const steadyIntakeSteps = intakeSteps(measuredFrom, measuredTo);
+  const steadyEventLoop = measuredFrom ? eventLoopIntervals(measuredTo) : undefined;
 
   // MQTT through privileged forwarders, on a fresh ingestor (its ready time measured).
   const ingestorReadySeconds: number[] = [];
@@ -872,6 +882,7 @@ export async function runFleet(ctx: FleetContext): Promise<FleetReport> {
     sources: o.sources,
     webhook: { coldMaximum, coldRate, steady, storm: stormWebhook, bare: bare.http },
     steadyIntakeSteps,
+    steadyEventLoop,
     ingestorReadySeconds,
     forwarders,
     devices: devicesRunReport,
@@ -1157,6 +1168,13 @@ export function printFleet(
       (step) => `${step.stage} mean ${round(step.meanMs, 2)} ms, p99 ≤ ${step.p99AtMostMs ?? '?'} ms`,
     );
     line(` intake steps the api's own histogram after the first period: ${steps.join('; ')}`);
+  }
+  if (report.steadyEventLoop) {
+    const loop = report.steadyEventLoop;
+    line(
+      ` event loop   the api's 10 ms timer fired after p50 ${loop.p50Ms} ms, p99 ${loop.p99Ms} ms, ` +
+        `max ${loop.maxMs} ms over the same part (10 ms: a free loop)`,
+    );
   }
 
   const mqtt = (run: MqttRun, bare: MqttRun, title: string) => {

@@ -1,8 +1,8 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Histogram, Registry } from 'prom-client';
+import { Gauge, Histogram, Registry } from 'prom-client';
 import { LATENCY_BUCKETS } from '@solar/monitoring';
-import { intakeSteps, scrapeApiMetrics } from './intake-steps';
+import { eventLoopIntervals, intakeSteps, scrapeApiMetrics } from './intake-steps';
 
 describe("bench:ingest's split of a steady message's wait", () => {
   const registry = new Registry();
@@ -51,5 +51,33 @@ describe("bench:ingest's split of a steady message's wait", () => {
     expect(intakeSteps(undefined, after)).toEqual([]);
     expect(await scrapeApiMetrics(undefined)).toBeUndefined();
     expect(await scrapeApiMetrics('http://127.0.0.1:9/metrics')).toBeUndefined();
+  });
+
+  it("reads the api's event loop as prom-client exports it, in ms, and nothing without those metrics", async () => {
+    const loop = new Registry();
+    for (const [statistic, seconds] of [
+      ['p50', 0.0101],
+      ['p99', 0.04567],
+      ['max', 0.25],
+    ] as const) {
+      new Gauge({
+        name: `nodejs_eventloop_lag_${statistic}_seconds`,
+        help: 'as prom-client exports it',
+        registers: [loop],
+      }).set(seconds);
+    }
+    const loopServer = createServer((_, response) => {
+      void loop.metrics().then((text) => response.end(text));
+    });
+    await new Promise<void>((resolve) => loopServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (loopServer.address() as AddressInfo).port;
+      const scrape = await scrapeApiMetrics(`http://127.0.0.1:${port}/metrics`);
+      expect(eventLoopIntervals(scrape)).toEqual({ p50Ms: 10.1, p99Ms: 45.7, maxMs: 250 });
+    } finally {
+      await new Promise((resolve) => loopServer.close(resolve));
+    }
+    expect(eventLoopIntervals(await scrapeApiMetrics(url))).toBeUndefined();
+    expect(eventLoopIntervals(undefined)).toBeUndefined();
   });
 });

@@ -41,3 +41,23 @@ export function intakeSteps(
     };
   });
 }
+
+/**
+ * The api's event loop over the window a scrape closes: how long prom-client's 10 ms timer
+ * (`monitorEventLoopDelay`, `nodejs_eventloop_lag_*`) took between firings, 10 ms when the loop
+ * is free. prom-client restarts that histogram at every scrape, so `after` covers the time since
+ * the scrape before it. Beside the intake's steps it tells a busy loop (intervals far above
+ * 10 ms) from requests waiting on Redis or PostgreSQL while the loop is free.
+ */
+export interface EventLoopIntervals {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export function eventLoopIntervals(after: MetricsScrape | undefined): EventLoopIntervals | undefined {
+  if (!after?.families.has('nodejs_eventloop_lag_p99_seconds')) return undefined;
+  const ms = (statistic: string) =>
+    Math.round(after.value(`nodejs_eventloop_lag_${statistic}_seconds`) * 10_000) / 10;
+  return { p50Ms: ms('p50'), p99Ms: ms('p99'), maxMs: ms('max') };
+}
