@@ -334,6 +334,16 @@ export function refreshOpeningsTrigger(planned: 'once' | 'per call'): string {
          FROM changed n JOIN changed_before o ON o.sun_source_id = n.sun_source_id AND o.hour = n.hour
         WHERE ${changedBetween(FIRST_READINGS)} OR ${changedBetween(LAST_READINGS)}
        HAVING count(*) > 0`;
+  return openingsTriggerFunction(
+    planned === 'once' ? `PERFORM ${updatedHours}` : `EXECUTE $update$SELECT ${updatedHours}$update$`,
+  );
+}
+
+/**
+ * `refresh_telemetry_openings_after()` with `updatedHours`, the statement that refreshes the
+ * openings after an UPDATE; the guard and the INSERT and DELETE branch are every version's.
+ */
+export function openingsTriggerFunction(updatedHours: string): string {
   return `
   CREATE OR REPLACE FUNCTION refresh_telemetry_openings_after() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
@@ -341,7 +351,7 @@ export function refreshOpeningsTrigger(planned: 'once' | 'per call'): string {
       RETURN NULL;
     END IF;
     IF TG_OP = 'UPDATE' THEN
-      ${planned === 'once' ? `PERFORM ${updatedHours}` : `EXECUTE $update$SELECT ${updatedHours}$update$`};
+      ${updatedHours};
     ELSE
       PERFORM refresh_telemetry_openings(array_agg(sun_source_id), array_agg(hour), array_agg(TG_OP = 'INSERT'))
          FROM changed HAVING count(*) > 0;

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { refreshOpeningsTrigger } from './1764950000000-roll-up-energy-increments';
+import { openingsTriggerFunction, refreshOpeningsTrigger } from './1764950000000-roll-up-energy-increments';
 
 /** The columns an hour's own opening is computed from: its first readings (frozen here). */
 const FIRST_READINGS = [
@@ -65,21 +65,7 @@ const UPDATED_HOURS = `
                 ORDER BY later.hour LIMIT 1) IS NOT NULL)
   HAVING count(*) > 0`;
 
-const TRIGGER_FUNCTION = `
-  CREATE OR REPLACE FUNCTION refresh_telemetry_openings_after() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    IF current_setting('solar.refreshing_openings', true) IS NOT DISTINCT FROM 'on' THEN
-      RETURN NULL;
-    END IF;
-    IF TG_OP = 'UPDATE' THEN
-      PERFORM ${UPDATED_HOURS};
-    ELSE
-      PERFORM refresh_telemetry_openings(array_agg(sun_source_id), array_agg(hour), array_agg(TG_OP = 'INSERT'))
-         FROM changed HAVING count(*) > 0;
-    END IF;
-    RETURN NULL;
-  END
-  $$`;
+const TRIGGER_FUNCTION = openingsTriggerFunction(`PERFORM ${UPDATED_HOURS}`);
 
 export class PairChangedHoursByGrouping1765200000000 implements MigrationInterface {
   name = 'PairChangedHoursByGrouping1765200000000';
