@@ -11,6 +11,11 @@ import { connect, Socket } from 'node:net';
  * request: `http.request` with a keep-alive agent 77 µs, autocannon ~120 µs (with this bench's
  * bookkeeping), this client 21 µs. Servers answering `Connection: close`, `Expect` or an
  * upgrade are not supported: the apps and the bare server do none of that.
+ *
+ * A connection idle for IDLE_CLOSE_MS is closed and opened anew before its next request, as
+ * HTTP clients do (undici's keep-alive threshold): a Node server closes a connection idle for
+ * its `keepAliveTimeout` (5 s by default), and a request written as that close crosses it
+ * fails with nothing answered.
  */
 export interface SocketAnswer {
   status: number;
@@ -18,12 +23,16 @@ export interface SocketAnswer {
 }
 
 const HEAD_END = '\r\n\r\n';
+/** A second below the 5 s a Node server keeps an idle connection open. */
+const IDLE_CLOSE_MS = 4000;
 
 export class SocketConnection {
   private socket: Socket | undefined;
   private connecting: Promise<void> | undefined;
   /** Bytes received and not yet parsed, latin1 so that one char is one byte. */
   private received = '';
+  /** When the last answer arrived (or the connection opened): `performance.now()`. */
+  private idleSince = 0;
   private waiting:
     | { resolve: (answer: SocketAnswer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
     | undefined;
@@ -36,6 +45,7 @@ export class SocketConnection {
   /** Sends `POST path` with a JSON body; resolves with the answer, rejects on error or timeout. */
   async post(path: string, body: string): Promise<SocketAnswer> {
     if (this.waiting) throw new Error('one request at a time per connection');
+    if (this.socket && performance.now() - this.idleSince > IDLE_CLOSE_MS) this.close();
     if (!this.socket) await this.open();
     const head =
       `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${this.port}\r\n` +
@@ -60,6 +70,7 @@ export class SocketConnection {
       socket.once('connect', () => {
         this.socket = socket;
         this.received = '';
+        this.idleSince = performance.now();
         resolve();
       });
       socket.on('data', (chunk: string) => this.read(chunk));
@@ -94,6 +105,7 @@ export class SocketConnection {
     }
     const { resolve, timer } = this.waiting;
     this.waiting = undefined;
+    this.idleSince = performance.now();
     clearTimeout(timer);
     resolve({ status: Number(head.slice(9, 12)), body: Buffer.from(body, 'latin1').toString('utf8') });
   }

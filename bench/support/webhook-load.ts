@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { DeviceScript, MessageKind, seededRandom } from './device-script';
 import { percentile } from './processes';
 import { SocketConnection, TimeoutError } from './socket-client';
@@ -121,9 +123,14 @@ class WebhookTraffic {
   unexpected = 0;
   private next = 0;
   private readonly scripts: DeviceScript[];
-  private readonly storedKeys = new Set<string>();
+  /**
+   * Stored messages' keys, to tell a resend's (source, device time) from a new one. Without
+   * resends no two messages share one, and a live fleet's run does not keep a key per message.
+   */
+  private readonly storedKeys: Set<string> | undefined;
 
   constructor(private readonly options: WebhookRunOptions) {
+    this.storedKeys = options.clock !== 'current' && options.resendShare > 0 ? new Set() : undefined;
     this.scripts = options.targets.map(
       (target, index) =>
         new DeviceScript(seededRandom(options.seed + index), {
@@ -166,7 +173,7 @@ class WebhookTraffic {
     this.inFlight.delete(id);
     const outcome = classify(status, body);
     this.outcomes[outcome] += 1;
-    if (outcome === 'stored') this.storedKeys.add(keyOf(message));
+    if (outcome === 'stored') this.storedKeys?.add(keyOf(message));
     if (expected[message.kind] !== outcome) this.unexpected += 1;
   }
 
@@ -181,7 +188,7 @@ class WebhookTraffic {
     const unanswered = [...this.inFlight.values()].map(({ sourceId, ts, kind }) => ({ sourceId, ts, kind }));
     const unclaimed = new Map<string, { sourceId: string; ts: number }>();
     for (const message of unanswered) {
-      if (!this.storedKeys.has(keyOf(message))) unclaimed.set(keyOf(message), message);
+      if (!this.storedKeys?.has(keyOf(message))) unclaimed.set(keyOf(message), message);
     }
     return {
       generator,
@@ -202,7 +209,27 @@ class WebhookTraffic {
 const keyOf = (message: { sourceId: string; ts: number }) => `${message.sourceId}|${message.ts}`;
 
 export function runWebhookLoad(options: WebhookRunOptions): Promise<WebhookRunResult> {
-  return options.generator === 'sockets' ? runSockets(options) : runAutocannon(options);
+  return options.generator === 'sockets' ? runSocketsInWorker(options) : runAutocannon(options);
+}
+
+/** `runSockets` in a worker thread of its own (webhook-worker.ts says why). */
+function runSocketsInWorker(options: WebhookRunOptions): Promise<WebhookRunResult> {
+  const workerFile = join(__dirname, 'webhook-worker.ts');
+  const worker = new Worker(`require(${JSON.stringify(workerFile)})`, {
+    eval: true,
+    // Only what a run reads of each target: a seeded source may carry more.
+    workerData: { ...options, targets: options.targets.map(({ id, secret }) => ({ id, secret })) },
+    execArgv: ['--require', join(__dirname, '..', 'register.js')],
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (message: { result?: WebhookRunResult; error?: string }) => {
+      if (message.result) resolve(message.result);
+      else reject(new Error(`webhook load failed: ${message.error}`));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`webhook load worker exited with code ${code}`)));
+  });
 }
 
 /** Closed loop: `connections` keep-alive connections, each sending its next request on an answer. */
@@ -260,11 +287,14 @@ async function runAutocannon(options: WebhookRunOptions): Promise<WebhookRunResu
  * Without a rate, closed loop: each connection sends its next request on an answer, until
  * `amount` requests are sent or `durationSeconds` are over; latency from the send.
  */
-async function runSockets(options: WebhookRunOptions): Promise<WebhookRunResult> {
+export async function runSockets(options: WebhookRunOptions): Promise<WebhookRunResult> {
   const rate = options.overallRate;
   const traffic = new WebhookTraffic(options);
   const latencies: number[] = [];
-  const samples: Array<[number, number]> | undefined = options.keepSamples ? [] : undefined;
+  // Two flat arrays of doubles, paired at the end: a pair per answer would leave the run's heap
+  // one small array per request to collect.
+  const sampleDue: number[] = [];
+  const sampleLatency: number[] = [];
   let errors = 0;
   let timeouts = 0;
   let non2xx = 0;
@@ -306,7 +336,10 @@ async function runSockets(options: WebhookRunOptions): Promise<WebhookRunResult>
       .then((answer) => {
         const latency = performance.now() - slot.due;
         (slot.due - startedAt < warmupMs ? warmupLatencies : latencies).push(latency);
-        samples?.push([slot.dueEpoch, latency]);
+        if (options.keepSamples) {
+          sampleDue.push(slot.dueEpoch);
+          sampleLatency.push(latency);
+        }
         if (answer.status < 200 || answer.status >= 300) non2xx += 1;
         traffic.answered(id, answer.status, answer.body);
       })
@@ -363,7 +396,7 @@ async function runSockets(options: WebhookRunOptions): Promise<WebhookRunResult>
     errors,
     timeouts,
     non2xx,
-    samples,
+    samples: options.keepSamples ? sampleDue.map((due, i) => [due, sampleLatency[i]]) : undefined,
   });
 }
 
