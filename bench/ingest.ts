@@ -24,6 +24,7 @@ import type { MqttWorkerCommand, MqttWorkerData, MqttWorkerEvent, PublishStats }
 import { healthy, PhaseUsage, round, percentile, UsageMeter, waitForQuiet } from './support/processes';
 import { log, RunResources } from './support/run-resources';
 import { countStored, insertSources, insertUser, SeededSource, storedAmong } from './support/seed';
+import { startTsWorker } from './support/ts-worker';
 import { runWebhookLoad, WebhookRunResult } from './support/webhook-load';
 import {
   fleetChecks,
@@ -430,7 +431,6 @@ async function mqttPhase(
   const workerCount = Math.min(options.mqttWorkers, devices.length);
   const perSource = Math.ceil((options.mqttRate * extras * options.durationSeconds) / devices.length);
   const startTs = deviceStart(perSource);
-  const register = join(__dirname, 'register.js');
   const workerFile = join(__dirname, 'support', 'mqtt-worker.ts');
   const events: Array<(event: MqttWorkerEvent, index: number) => void> = [];
   // Every event is kept, so one that arrives before anybody waits for it is not missed.
@@ -450,11 +450,7 @@ async function mqttPhase(
       connectConcurrency: Math.max(1, Math.floor(50 / workerCount)),
       inflightCap: options.mqttInflight,
     };
-    const worker = new Worker(`require(${JSON.stringify(workerFile)})`, {
-      eval: true,
-      workerData: data,
-      execArgv: ['--require', register],
-    });
+    const worker = startTsWorker(workerFile, data);
     workers.push(worker);
     worker.on('message', (event: MqttWorkerEvent) => {
       if (event.type === 'connecting')

@@ -19,6 +19,7 @@ import {
 import { PhaseUsage, percentile, round, UsageMeter } from './processes';
 import { log } from './run-resources';
 import { SeededSource, storedAmong } from './seed';
+import { startTsWorker } from './ts-worker';
 import { runWebhookLoad, WebhookRunResult } from './webhook-load';
 
 /**
@@ -294,14 +295,7 @@ class FleetWorker {
   readonly worker: Worker;
 
   constructor(ctx: FleetContext, data: FleetWorkerData) {
-    const register = join(ctx.root, 'bench', 'register.js');
-    const file = join(__dirname, 'fleet-worker.ts');
-    this.worker = new Worker(`require(${JSON.stringify(file)})`, {
-      eval: true,
-      workerData: data,
-      execArgv: ['--require', register],
-      resourceLimits: { maxOldGenerationSizeMb: 4096 },
-    });
+    this.worker = startTsWorker(join(__dirname, 'fleet-worker.ts'), data, { maxOldGenerationSizeMb: 4096 });
     ctx.workers.push(this.worker);
     this.worker.on('message', (event: FleetWorkerEvent) => {
       if (event.type === 'connecting')

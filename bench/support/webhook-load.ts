@@ -1,9 +1,9 @@
 import autocannon from 'autocannon';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { DeviceScript, MessageKind, seededRandom } from './device-script';
 import { percentile } from './processes';
 import { SocketConnection, TimeoutError } from './socket-client';
+import { startTsWorker } from './ts-worker';
 
 export interface WebhookTarget {
   id: string;
@@ -214,12 +214,10 @@ export function runWebhookLoad(options: WebhookRunOptions): Promise<WebhookRunRe
 
 /** `runSockets` in a worker thread of its own (webhook-worker.ts says why). */
 function runSocketsInWorker(options: WebhookRunOptions): Promise<WebhookRunResult> {
-  const workerFile = join(__dirname, 'webhook-worker.ts');
-  const worker = new Worker(`require(${JSON.stringify(workerFile)})`, {
-    eval: true,
-    // Only what a run reads of each target: a seeded source may carry more.
-    workerData: { ...options, targets: options.targets.map(({ id, secret }) => ({ id, secret })) },
-    execArgv: ['--require', join(__dirname, '..', 'register.js')],
+  // Only what a run reads of each target: a seeded source may carry more.
+  const worker = startTsWorker(join(__dirname, 'webhook-worker.ts'), {
+    ...options,
+    targets: options.targets.map(({ id, secret }) => ({ id, secret })),
   });
   return new Promise((resolve, reject) => {
     worker.once('message', (message: { result?: WebhookRunResult; error?: string }) => {
