@@ -10,7 +10,8 @@ export function createRedisClient(config: Pick<AppConfig, 'redisUrl' | 'redisKey
   return createRedisConnection(config.redisUrl, 'shared client', {
     keyPrefix: config.redisKeyPrefix,
     maxRetriesPerRequest: 3,
-    // Commands issued in the same tick (concurrent messages' windows) leave in one write.
+    // Commands issued in the same tick leave in one write. (The telemetry windows' script, a
+    // command per source and message burst, bypasses this: see RedisScript.)
     enableAutoPipelining: true,
   });
 }

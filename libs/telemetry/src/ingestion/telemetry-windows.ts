@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { REDIS } from '@solar/redis';
+import { inOneWrite, REDIS, RedisScript } from '@solar/redis';
 
 export const THROTTLE_WINDOW_MS = 10_000;
 export const DUPLICATE_WINDOW_MS = 30_000;
@@ -51,8 +51,6 @@ export const IMPORTED_ROW: Sender = { mode: 'history' };
 
 /** Messages of one source in one Redis command, at most (a file's rows arrive by the thousand). */
 export const MAX_SOURCE_BATCH = 1000;
-
-type AdmitCommand = (...numberOfKeysThenKeysThenArgs: Array<string | number>) => Promise<number[]>;
 
 // KEYS: arrival counter, throttle set (recent timestamps), in-flight set (old timestamps), then
 // the duplicate markers of the device messages. ARGV: budget, budget window, duplicate TTL, the
@@ -128,21 +126,19 @@ interface Release {
  */
 @Injectable()
 export class TelemetryWindows {
-  private readonly redis: Redis & { admitTelemetry: AdmitCommand };
+  private readonly admitScript: RedisScript;
   private readonly budget: number;
   private readonly budgetWindowMs: number;
-  private readonly arrivals = new SourceBatches<Arrival>((sunSourceId, batch) =>
-    this.admitBatch(sunSourceId, batch),
-  );
-  private readonly releases = new SourceBatches<Release>((sunSourceId, batch) =>
-    this.releaseBatch(sunSourceId, batch),
-  );
+  private readonly arrivals: SourceBatches<Arrival>;
+  private readonly releases: SourceBatches<Release>;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    // A defined command travels as EVALSHA (the script is sent once, not with every call). The
-    // number of keys comes first in each call: one duplicate marker per device message.
-    redis.defineCommand('admitTelemetry', { lua: ADMIT });
-    this.redis = redis as Redis & { admitTelemetry: AdmitCommand };
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.admitScript = new RedisScript(redis, ADMIT);
+    this.arrivals = new SourceBatches(redis, (sunSourceId, batch) => this.admitBatch(sunSourceId, batch));
+    this.releases = new SourceBatches(redis, (sunSourceId, batch) => this.releaseBatch(sunSourceId, batch));
     this.budget = config.limits.sourceMessagesPerWindow;
     this.budgetWindowMs = config.limits.sourceWindowSeconds * 1000;
   }
@@ -206,7 +202,7 @@ export class TelemetryWindows {
         marker,
       );
     }
-    const answers = await this.redis.admitTelemetry(keys.length, ...keys, ...args);
+    const answers = (await this.admitScript.call(keys, args)) as number[];
     batch.forEach((arrival, index) =>
       arrival.resolve(admissionOf(answers[2 * index], answers[2 * index + 1], arrival.beyondMemory)),
     );
@@ -235,14 +231,17 @@ function admissionOf(verdict: number, budgetLeftMs: number, beyondMemory: boolea
 
 /**
  * Requests of the same turn of the event loop, grouped by source: each group (at most
- * MAX_SOURCE_BATCH of them) is sent as one Redis command once the turn ends, and every request of
- * a group whose command fails is rejected with its error. Every key a command touches is then one
- * source's, in one Redis Cluster slot.
+ * MAX_SOURCE_BATCH of them) is sent as one Redis command once the turn ends, the turn's commands
+ * in one write, and every request of a group whose command fails is rejected with its error.
+ * Every key a command touches is then one source's, in one Redis Cluster slot.
  */
 class SourceBatches<T extends { reject: (error: unknown) => void }> {
   private waiting = new Map<string, T[]>();
 
-  constructor(private readonly send: (sunSourceId: string, batch: readonly T[]) => Promise<void>) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly send: (sunSourceId: string, batch: readonly T[]) => Promise<void>,
+  ) {}
 
   add(sunSourceId: string, request: T): void {
     if (this.waiting.size === 0) setImmediate(() => this.sendWaiting());
@@ -254,14 +253,16 @@ class SourceBatches<T extends { reject: (error: unknown) => void }> {
   private sendWaiting(): void {
     const waiting = this.waiting;
     this.waiting = new Map();
-    for (const [sunSourceId, requests] of waiting) {
-      for (let start = 0; start < requests.length; start += MAX_SOURCE_BATCH) {
-        const batch = requests.slice(start, start + MAX_SOURCE_BATCH);
-        this.send(sunSourceId, batch).catch((error: unknown) => {
-          for (const request of batch) request.reject(error);
-        });
+    inOneWrite(this.redis, () => {
+      for (const [sunSourceId, requests] of waiting) {
+        for (let start = 0; start < requests.length; start += MAX_SOURCE_BATCH) {
+          const batch = requests.slice(start, start + MAX_SOURCE_BATCH);
+          this.send(sunSourceId, batch).catch((error: unknown) => {
+            for (const request of batch) request.reject(error);
+          });
+        }
       }
-    }
+    });
   }
 }
 
