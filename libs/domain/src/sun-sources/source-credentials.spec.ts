@@ -60,6 +60,10 @@ describe('SourceCredentials checks', () => {
     expect(own.webhookSecretMatches(renewed, 'whsec_p')).toBe(false);
     expect(own.webhookSecretMatches(renewed, 'whsec_q')).toBe(true);
     expect(hmac).toHaveBeenCalledTimes(4);
+    // One entry a source: the renewed credential's replaced the old one's.
+    expect(own.webhookSecretMatches(renewed, 'whsec_q')).toBe(true);
+    expect(own.webhookSecretMatches(hook, 'whsec_p')).toBe(true);
+    expect(hmac).toHaveBeenCalledTimes(5);
   });
 
   it('bind a credential to its source and purpose', () => {

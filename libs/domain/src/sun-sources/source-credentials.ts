@@ -15,8 +15,19 @@ export const MAX_KEPT_DIGESTS = 100_000;
 type MqttCredential = Pick<SunSourceEntity, 'id' | 'mqttApiKeyEncrypted' | 'mqttApiKeyDigest'>;
 type WebhookCredential = Pick<SunSourceEntity, 'id' | 'webhookSecretEncrypted' | 'webhookSecretDigest'>;
 
-const mqttContext = (sourceId: string) => `${sourceId}:mqttApiKey`;
-const webhookContext = (sourceId: string) => `${sourceId}:webhookSecret`;
+type Purpose = 'mqttApiKey' | 'webhookSecret';
+const contextOf = (sourceId: string, purpose: Purpose) => `${sourceId}:${purpose}`;
+const mqttContext = (sourceId: string) => contextOf(sourceId, 'mqttApiKey');
+const webhookContext = (sourceId: string) => contextOf(sourceId, 'webhookSecret');
+
+/** A digest kept in memory for a source's credential, valid while that credential is `sealed`. */
+interface KeptDigest {
+  sealed: string;
+  digest: Buffer;
+}
+/** Kept digests by purpose, then by source id (a string the source's entity already holds). */
+type KeptDigests = Record<Purpose, Map<string, KeptDigest>>;
+const keptDigests = (): KeptDigests => ({ mqttApiKey: new Map(), webhookSecret: new Map() });
 
 /**
  * Seals a source's device credentials with their digests, opens them for their owner, checks
@@ -26,18 +37,19 @@ const webhookContext = (sourceId: string) => `${sourceId}:webhookSecret`;
 @Injectable()
 export class SourceCredentials {
   /**
-   * Digests of credentials stored without one, by source, purpose and sealed value. Every seal
-   * has its own random nonce, so a renewed credential is a new entry and the old one is never
-   * served for it.
+   * Digests of credentials stored without one, by purpose and source, each with the sealed value
+   * it was opened from. Every seal has its own random nonce, so a renewed credential does not
+   * match its source's entry and is opened again.
    */
-  private readonly opened = new Map<string, Buffer>();
+  private readonly opened = keptDigests();
   /**
-   * Credentials a device has presented correctly, as their SHA-256, by source, purpose and sealed
-   * value: a device's next message is checked by one hash, half an HMAC's cost (creating the
-   * HMAC was most of the webhook's check). Unkeyed, but only in this process's memory, beside the
-   * key that opens every sealed credential; a renewed credential is a new entry.
+   * Credentials a device has presented correctly, as their SHA-256, by purpose and source, each
+   * with the sealed value it was proven against: a device's next message is checked by one hash,
+   * half an HMAC's cost (creating the HMAC was most of the webhook's check). Unkeyed, but only in
+   * this process's memory, beside the key that opens every sealed credential; a renewed
+   * credential does not match the entry, and replaces it once proven.
    */
-  private readonly proven = new Map<string, Buffer>();
+  private readonly proven = keptDigests();
 
   constructor(
     private readonly box: SecretBox,
@@ -76,16 +88,17 @@ export class SourceCredentials {
 
   /** Whether `given` is the source's MQTT key, in constant time; false for a source without one. */
   mqttApiKeyMatches(source: MqttCredential, given: string): boolean {
-    return this.matches(given, source.mqttApiKeyEncrypted, source.mqttApiKeyDigest, mqttContext(source.id));
+    return this.matches(source.id, 'mqttApiKey', given, source.mqttApiKeyEncrypted, source.mqttApiKeyDigest);
   }
 
   /** Whether `given` (a webhook message's `key`) is the source's secret, in constant time. */
   webhookSecretMatches(source: WebhookCredential, given: string): boolean {
     return this.matches(
+      source.id,
+      'webhookSecret',
       given,
       source.webhookSecretEncrypted,
       source.webhookSecretDigest,
-      webhookContext(source.id),
     );
   }
 
@@ -106,31 +119,41 @@ export class SourceCredentials {
     return [this.box.seal(secret, context), this.box.digest(secret, context)];
   }
 
-  /** A credential stored without a digest is checked against the digest of it opened. */
-  private matches(given: string, sealed: string | null, digest: Buffer | null, context: string): boolean {
+  /**
+   * A credential stored without a digest is checked against the digest of it opened. The kept
+   * entries are found by source id, not by a key built per message: hashing a fresh string of
+   * the id and the sealed value on every check cost more than the SHA-256 it saved.
+   */
+  private matches(
+    sourceId: string,
+    purpose: Purpose,
+    given: string,
+    sealed: string | null,
+    digest: Buffer | null,
+  ): boolean {
     if (!sealed) return false;
-    const key = `${context}:${sealed}`;
-    const proven = this.proven.get(key);
-    if (proven) return timingSafeEqual(sha256(given), proven);
-    if (!this.box.matches(given, digest ?? this.openedDigest(key, sealed, context), context)) return false;
-    keep(this.proven, key, sha256(given));
+    const proven = this.proven[purpose].get(sourceId);
+    if (proven?.sealed === sealed) return timingSafeEqual(sha256(given), proven.digest);
+    const context = contextOf(sourceId, purpose);
+    const expected = digest ?? this.openedDigest(sourceId, purpose, sealed, context);
+    if (!this.box.matches(given, expected, context)) return false;
+    keep(this.proven[purpose], sourceId, { sealed, digest: sha256(given) });
     return true;
   }
 
-  private openedDigest(key: string, sealed: string, context: string): Buffer {
-    let digest = this.opened.get(key);
-    if (!digest) {
-      digest = this.box.digest(this.box.open(sealed, context), context);
-      keep(this.opened, key, digest);
-    }
+  private openedDigest(sourceId: string, purpose: Purpose, sealed: string, context: string): Buffer {
+    const opened = this.opened[purpose].get(sourceId);
+    if (opened?.sealed === sealed) return opened.digest;
+    const digest = this.box.digest(this.box.open(sealed, context), context);
+    keep(this.opened[purpose], sourceId, { sealed, digest });
     return digest;
   }
 }
 
 const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
-/** Adds an entry, the oldest going past MAX_KEPT_DIGESTS. */
-function keep(kept: Map<string, Buffer>, key: string, value: Buffer): void {
-  if (kept.size >= MAX_KEPT_DIGESTS) kept.delete(kept.keys().next().value!);
-  kept.set(key, value);
+/** Adds or replaces a source's entry, the oldest going past MAX_KEPT_DIGESTS. */
+function keep(kept: Map<string, KeptDigest>, sourceId: string, entry: KeptDigest): void {
+  if (!kept.has(sourceId) && kept.size >= MAX_KEPT_DIGESTS) kept.delete(kept.keys().next().value!);
+  kept.set(sourceId, entry);
 }
