@@ -199,22 +199,60 @@ export function fitBoosted(
     return binEdges(column, params.maxBins);
   });
   const binned = binData(train, edges);
-  const binCount = params.maxBins;
+  const base = weightedMean(targets, weights);
+  const validationBinned = validation && validation.rowCount > 0 ? binData(validation, edges) : null;
+  const boosted = boost({
+    params,
+    binned,
+    edges,
+    targets,
+    weights,
+    base,
+    validation: validation && validationBinned ? { data: validation, binned: validationBinned } : null,
+  });
+  return {
+    model: { featureCount, base, trees: boosted.trees.slice(0, boosted.bestRounds) },
+    bestRounds: boosted.bestRounds,
+    validationLoss: boosted.validationLoss,
+  };
+}
 
-  let base = 0;
+/** The (weighted) mean of the targets, one weight per row as `normalisedWeights` gives them. */
+function weightedMean(targets: Float64Array, weights: Float64Array): number {
+  let sum = 0;
   let weightSum = 0;
-  for (let row = 0; row < rowCount; row++) {
-    base += weights[row] * targets[row];
+  for (let row = 0; row < weights.length; row++) {
+    sum += weights[row] * targets[row];
     weightSum += weights[row];
   }
-  base = weightSum > 0 ? base / weightSum : 0;
+  return weightSum > 0 ? sum / weightSum : 0;
+}
 
+interface BoostingInput {
+  params: BoostingParams;
+  binned: BinnedData;
+  edges: Float64Array[];
+  targets: Float64Array;
+  weights: Float64Array;
+  /** The prediction before any tree. */
+  base: number;
+  validation: { data: Dataset; binned: BinnedData } | null;
+}
+
+/**
+ * The boosting rounds: every tree grown, and how many to keep. In a function of its own, so that
+ * the model is put together where no long loop runs: once, in a busy test run on Node 24, a
+ * model came back with its trees from its own training but its `base` from the previous call's,
+ * as if optimized code entered mid-loop had kept a stale value (not reproduced since).
+ */
+function boost(input: BoostingInput): Omit<BoostingResult, 'model'> & { trees: RegressionTree[] } {
+  const { params, binned, edges, targets, weights, base, validation } = input;
+  const { rowCount } = binned;
+  const featureCount = edges.length;
+  const binCount = params.maxBins;
   const prediction = new Float64Array(rowCount).fill(base);
-  const validationBinned = validation && validation.rowCount > 0 ? binData(validation, edges) : null;
-  const validationWeights = validation && validationBinned ? normalisedWeights(validation) : null;
-  const validationPrediction = validationBinned
-    ? new Float64Array(validationBinned.rowCount).fill(base)
-    : null;
+  const validationWeights = validation ? normalisedWeights(validation.data) : null;
+  const validationPrediction = validation ? new Float64Array(validation.binned.rowCount).fill(base) : null;
 
   const random = seededRandom(params.seed);
   const gradients = new Float64Array(rowCount);
@@ -234,9 +272,9 @@ export function fitBoosted(
     const grown = growTree(binned, order, sampled, gradients, weights, allowed, edges, binCount, params);
     trees.push(grown.tree);
     addTree(grown, binned, prediction);
-    if (validation && validationBinned && validationPrediction && validationWeights) {
-      addTree(grown, validationBinned, validationPrediction);
-      const loss = weightedSquaredError(validation.targets, validationPrediction, validationWeights);
+    if (validation && validationPrediction && validationWeights) {
+      addTree(grown, validation.binned, validationPrediction);
+      const loss = weightedSquaredError(validation.data.targets, validationPrediction, validationWeights);
       validationLoss.push(loss);
       if (loss < bestLoss - 1e-12) {
         bestLoss = loss;
@@ -248,7 +286,7 @@ export function fitBoosted(
       bestRounds = round + 1;
     }
   }
-  return { model: { featureCount, base, trees: trees.slice(0, bestRounds) }, bestRounds, validationLoss };
+  return { trees, bestRounds, validationLoss };
 }
 
 function normalisedWeights(data: Dataset): Float64Array {
