@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash, createHmac } from 'node:crypto';
 import { secretsEqual } from './constant-time';
 import { SecretBox } from './secret-box';
 
@@ -28,6 +28,16 @@ describe('SecretBox', () => {
     expect(() => box.open(tampered, 'source-1:mqtt')).toThrow();
     expect(() => box.open('v2.abc', 'source-1:mqtt')).toThrow('unknown secret format');
   });
+
+  it('opens what was sealed before, with the bytes of SECRETS_KEY as the key', () => {
+    // The layout of a stored value: v1.base64url(iv ‖ tag ‖ ciphertext), the context as AAD.
+    const iv = Buffer.alloc(12, 7);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.alloc(32, 3), iv);
+    cipher.setAAD(Buffer.from('source-1:mqtt', 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update('ak_0123', 'utf8'), cipher.final()]);
+    const stored = `v1.${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url')}`;
+    expect(box.open(stored, 'source-1:mqtt')).toBe('ak_0123');
+  });
 });
 
 describe('secretsEqual', () => {
@@ -53,6 +63,13 @@ describe('SecretBox digests', () => {
     expect(box.matches('', digest, 'source-1:mqttApiKey')).toBe(false);
     expect(box.matches('ak_0123', digest, 'source-2:mqttApiKey')).toBe(false);
     expect(box.matches('ak_0123', digest.subarray(0, 16), 'source-1:mqttApiKey')).toBe(false);
+  });
+
+  it('are the ones stored before: HMAC-SHA256 under a key derived from SECRETS_KEY', () => {
+    const digestKey = createHmac('sha256', Buffer.alloc(32, 3)).update('solar secret digests v1').digest();
+    const stored = createHmac('sha256', digestKey).update('source-1:mqttApiKey\nak_0123').digest();
+    expect(box.digest('ak_0123', 'source-1:mqttApiKey')).toEqual(stored);
+    expect(box.matches('ak_0123', stored, 'source-1:mqttApiKey')).toBe(true);
   });
 
   it('depend on SECRETS_KEY, and are not a plain hash of the secret', () => {
