@@ -251,8 +251,12 @@ function boost(input: BoostingInput): Omit<BoostingResult, 'model'> & { trees: R
   const featureCount = edges.length;
   const binCount = params.maxBins;
   const prediction = new Float64Array(rowCount).fill(base);
-  const validationWeights = validation ? normalisedWeights(validation.data) : null;
-  const validationPrediction = validation ? new Float64Array(validation.binned.rowCount).fill(base) : null;
+  // The hold-out's weights and running prediction, beside its rows.
+  const held = validation && {
+    ...validation,
+    weights: normalisedWeights(validation.data),
+    prediction: new Float64Array(validation.binned.rowCount).fill(base),
+  };
 
   const random = seededRandom(params.seed);
   const gradients = new Float64Array(rowCount);
@@ -272,9 +276,9 @@ function boost(input: BoostingInput): Omit<BoostingResult, 'model'> & { trees: R
     const grown = growTree(binned, order, sampled, gradients, weights, allowed, edges, binCount, params);
     trees.push(grown.tree);
     addTree(grown, binned, prediction);
-    if (validation && validationPrediction && validationWeights) {
-      addTree(grown, validation.binned, validationPrediction);
-      const loss = weightedSquaredError(validation.data.targets, validationPrediction, validationWeights);
+    if (held) {
+      addTree(grown, held.binned, held.prediction);
+      const loss = weightedSquaredError(held.data.targets, held.prediction, held.weights);
       validationLoss.push(loss);
       if (loss < bestLoss - 1e-12) {
         bestLoss = loss;
