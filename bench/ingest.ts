@@ -226,6 +226,7 @@ let benchClient: Client | undefined;
 
 const resources = new RunResources({
   label: 'ingest',
+  appRoot: options.appRoot,
   release: async () => {
     await Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
     await benchClient?.end().catch(() => undefined);

@@ -145,6 +145,7 @@ for (const phase of options.phases) {
 
 const resources = new RunResources({
   label: 'query',
+  appRoot: options.appRoot,
   database: options.reuse,
   keepDatabase: options.keep,
   release: destroyAgent,

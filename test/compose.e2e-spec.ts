@@ -72,7 +72,9 @@ const PORT_VARIABLES = ['PORT', 'INGESTOR_PORT', 'SCHEDULER_PORT', 'HEALTH_PORT'
 /** Ports an app listens on besides its own (the api's metrics): here, any free one (0). */
 const SIDE_PORT_VARIABLES = ['API_METRICS_PORT'];
 /** Read by Node itself and the apps' dependencies (Express and others), not by our configuration. */
-const NOT_CONFIGURATION = ['NODE_ENV', 'NODE_OPTIONS'];
+const NOT_CONFIGURATION = ['NODE_ENV', 'NODE_OPTIONS', 'NODE_COMPILE_CACHE'];
+/** Paths inside the image that are no volume: here, folders of the test's own. */
+const IMAGE_PATH_VARIABLES = ['NODE_COMPILE_CACHE'];
 /** The ports of the database and Redis images: compose leaves them at their defaults. */
 const IMAGE_PORTS: Record<string, number> = { postgres: 5432, redis: 6379 };
 /** EMQX's MQTT listener (`listeners.tcp.default`) when its configuration leaves it alone. */
@@ -506,8 +508,8 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
         return url.toString().replace(/\/$/, value.endsWith('/') ? '/' : '');
       };
 
-      // Exactly the container's environment, but for hosts, ports and volume paths, and a Redis
-      // key prefix of this test's own (compose's apps own their Redis; this one is shared).
+      // Exactly the container's environment, but for hosts, ports, volume and image paths, and a
+      // Redis key prefix of this test's own (compose's apps own their Redis; this one is shared).
       const environmentOf = (app: AppService): Record<string, string> => {
         const { inContainer, here } = ownPort.get(app)!;
         const moved = withVolumesOnThisMachine(app.environment, app.service, (volume) =>
@@ -521,7 +523,9 @@ describe('docker/: compose, the image and EMQX against the apps', () => {
                 ? String(value === String(inContainer) ? here : closedPort)
                 : SIDE_PORT_VARIABLES.includes(name)
                   ? '0'
-                  : onLoopback(value, `${app.service.name}: ${name}`),
+                  : IMAGE_PATH_VARIABLES.includes(name)
+                    ? join(volumes, `image${value}`)
+                    : onLoopback(value, `${app.service.name}: ${name}`),
             ]),
           ),
           REDIS_KEY_PREFIX: redis.prefix,

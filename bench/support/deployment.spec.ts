@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readImageDefaults } from '../../test/support/compose-file';
-import { DeployedApp, deployedNodeOptions } from './deployment';
+import { DeployedApp, deployedNodeOptions, deployedWithCompileCache } from './deployment';
 
 const imageOptions = readImageDefaults(
   readFileSync(join(__dirname, '..', '..', 'docker', 'Dockerfile'), 'utf8'),
@@ -23,5 +23,13 @@ describe('deployedNodeOptions', () => {
   it('leaves the api and the ingestor at the image options', () => {
     expect(deployedNodeOptions('api')).toBe(imageOptions);
     expect(deployedNodeOptions('ingestor')).toBe(imageOptions);
+  });
+});
+
+describe('deployedWithCompileCache', () => {
+  it('is true for every app: the image sets NODE_COMPILE_CACHE and compose leaves it', () => {
+    for (const app of ['api', 'ingestor', 'scheduler'] satisfies DeployedApp[]) {
+      expect({ app, cached: deployedWithCompileCache(app) }).toEqual({ app, cached: true });
+    }
   });
 });

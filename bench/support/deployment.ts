@@ -12,6 +12,19 @@ export type DeployedApp = 'api' | 'ingestor' | 'scheduler';
  * the deployed one.
  */
 export function deployedNodeOptions(app: DeployedApp): string {
+  return deployedEnvironment(app).NODE_OPTIONS ?? '';
+}
+
+/**
+ * Whether a container of `app` starts from a compile cache made at build time (`NODE_COMPILE_CACHE`
+ * in its environment, scripts/warm-compile-cache.js in the image's build): the benchmarks then
+ * make one of their own the same way, so a start measured is a deployed start.
+ */
+export function deployedWithCompileCache(app: DeployedApp): boolean {
+  return deployedEnvironment(app).NODE_COMPILE_CACHE !== undefined;
+}
+
+function deployedEnvironment(app: DeployedApp): Record<string, string> {
   const composeText = readFileSync(join(DOCKER_DIR, 'compose.yaml'), 'utf8');
   // Any value will do for the secrets compose insists on.
   const variables = Object.fromEntries(requiredVariables(composeText).map((name) => [name, 'set']));
@@ -20,5 +33,5 @@ export function deployedNodeOptions(app: DeployedApp): string {
   );
   if (!service) throw new Error(`docker/compose.yaml runs no ${app}`);
   const image = readImageDefaults(readFileSync(join(DOCKER_DIR, 'Dockerfile'), 'utf8'));
-  return { ...image.environment, ...service.environment }.NODE_OPTIONS ?? '';
+  return { ...image.environment, ...service.environment };
 }

@@ -1,10 +1,11 @@
 import Redis from 'ioredis';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Child, databaseUrl, dropDatabases, stopChild, TEST_REDIS_URL } from '@solar/testing';
-import { DeployedApp, deployedNodeOptions } from './deployment';
+import { DeployedApp, deployedNodeOptions, deployedWithCompileCache } from './deployment';
 import { round } from './processes';
 
 const started = performance.now();
@@ -26,6 +27,8 @@ export interface RunResourcesOptions {
   database?: string;
   /** Leave the database in place at the end, and say how to reuse it. */
   keepDatabase?: boolean;
+  /** The checkout whose built apps the run starts; the repository by default. */
+  appRoot?: string;
   /**
    * Lets go of what the bench holds itself (worker threads, its own database connections, HTTP
    * agents), first: before the apps stop and the database is dropped under it.
@@ -47,6 +50,7 @@ export class RunResources {
   readonly children: Child[] = [];
   private cleaning: Promise<void> | undefined;
   private readonly profileStarts = new Map<string, number>();
+  private compileCache: Record<string, string> | undefined;
 
   constructor(private readonly options: RunResourcesOptions) {
     const { label } = options;
@@ -81,7 +85,7 @@ export class RunResources {
    * The environment every app of the run starts with: the run's database, Redis prefix and data
    * directory, fresh secrets (`secretsKey` as given: the bench seals credentials with it too),
    * the api on `apiPort`, warnings only, and the V8 options `app` is deployed with (the api's
-   * and the ingestor's are the image's, the same).
+   * and the ingestor's are the image's, the same), with the image's compile cache.
    */
   appEnvironment(apiPort: number, secretsKey: string, app: DeployedApp = 'api'): Record<string, string> {
     return {
@@ -99,7 +103,33 @@ export class RunResources {
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'warn',
       NODE_OPTIONS: deployedNodeOptions(app),
+      ...(deployedWithCompileCache(app) ? this.warmCompileCache() : {}),
     };
+  }
+
+  /**
+   * `NODE_COMPILE_CACHE` for the apps, as the image gives them: a cache in the data directory,
+   * filled once per run by the script the image's build runs, with the Node the apps run on.
+   * Empty where that Node has no compile cache, or the apps' checkout predates the script.
+   */
+  private warmCompileCache(): Record<string, string> {
+    if (!this.compileCache) {
+      const directory = join(this.dataDir, 'compile-cache');
+      const appRoot = this.options.appRoot ?? join(__dirname, '..', '..');
+      const script = join(appRoot, 'scripts', 'warm-compile-cache.js');
+      if (!existsSync(script)) {
+        log(`no compile cache: ${appRoot} has no scripts/warm-compile-cache.js`);
+        return (this.compileCache = {});
+      }
+      const said = execFileSync(process.execPath, [script], {
+        cwd: appRoot,
+        env: { ...process.env, NODE_OPTIONS: '', NODE_COMPILE_CACHE: directory },
+        encoding: 'utf8',
+      });
+      log(said.trim());
+      this.compileCache = said.startsWith('compile cache:') ? { NODE_COMPILE_CACHE: directory } : {};
+    }
+    return this.compileCache;
   }
 
   get cleaningUp(): boolean {
