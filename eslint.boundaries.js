@@ -22,7 +22,10 @@ const LAYERS = [
   ['core', 'database', 'redis', 'mail'], // core: the shared kernel (clock, domain errors, secret box)
   ['domain'],
   ['auth', 'telemetry', 'predictions'],
-  ['synthetic'], // generated telemetry for trying the service: the device model over the ingestion path
+  // synthetic: generated telemetry for trying the service, the device model over the ingestion path;
+  // telemetry-import: a CSV history imported over that path, through a job queue the ingestor does
+  // not load (docs/import.md)
+  ['synthetic', 'telemetry-import'],
   ['platform'], // the HTTP and process shell: error mapping, health (a public route), logging
 ];
 /** Test support above every layer; the test-only rule below keeps it out of production code. */

@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { loadConfig } from '@solar/config';
 import { SecretBox } from '@solar/core';
 import { migrate } from '@solar/database';
-import { ImportReport } from '@solar/telemetry';
+import { ImportReport } from '@solar/telemetry-import';
 import { databaseUrl, startNode, waitFor, withServer } from '@solar/testing';
 import { ImportCliModule } from '../apps/scheduler/src/cli/import-cli.module';
 import { runImportCommand } from '../apps/scheduler/src/cli/import-command';

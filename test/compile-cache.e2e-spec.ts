@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { getCompileCacheDir } from 'node:module';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAppsOnce } from '@solar/testing';
@@ -15,7 +15,7 @@ const root = join(__dirname, '..');
 const script = join(root, 'scripts', 'warm-compile-cache.js');
 const APPS: DeployedApp[] = ['api', 'ingestor', 'scheduler'];
 /** Whether the Node running the tests (and the apps they start) has a compile cache: 22.1 on. */
-const nodeHasCompileCache = typeof getCompileCacheDir === 'function';
+const nodeHasCompileCache = 'getCompileCacheDir' in nodeModule;
 
 describe('the compile cache (scripts/warm-compile-cache.js)', () => {
   let cache: string;

@@ -7,7 +7,8 @@ import { AccountCleanupModule, WeatherModule } from '@solar/domain';
 import { HealthModule, LoggingModule, MetricsEndpointModule } from '@solar/platform';
 import { ForecastCompute, PredictionWorkerModule } from '@solar/predictions';
 import { RedisModule } from '@solar/redis';
-import { TelemetryImportWorkerModule, TelemetryQueryModule } from '@solar/telemetry';
+import { TelemetryQueryModule } from '@solar/telemetry';
+import { TelemetryImportWorkerModule } from '@solar/telemetry-import';
 import { JobRunner } from './jobs/job-runner';
 import { ScheduledJobs } from './jobs/scheduled-jobs';
 

@@ -36,4 +36,3 @@ export * from './export/export-file-name';
 export * from './export/telemetry-export-summary';
 export * from './export/telemetry-export.module';
 export * from './export/telemetry-export.service';
-export * from './import';

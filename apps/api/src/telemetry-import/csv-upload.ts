@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 import { BadRequestError } from '@solar/core';
-import { ImportTooLargeError } from '@solar/telemetry';
+import { ImportTooLargeError } from '@solar/telemetry-import';
 
 export const CSV_MEDIA_TYPES = ['text/csv', 'application/csv', 'text/plain'];
 export const UPLOAD_FIELD = 'file';

@@ -12,7 +12,7 @@ import {
 import type { Request, Response } from 'express';
 import { ApiSessionAuth, AuthenticatedUser, CostlyRoute, CurrentUser, Omni } from '@solar/auth';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { TelemetryImports } from '@solar/telemetry';
+import { TelemetryImports } from '@solar/telemetry-import';
 import { CSV_MEDIA_TYPES, csvUploadOf } from './csv-upload';
 import {
   ImportJobAcceptedDto,

@@ -5,7 +5,7 @@ import { ClockModule } from '@solar/core';
 import { SunSourcesModule } from '@solar/domain';
 import { LoggingModule } from '@solar/platform';
 import { RedisModule } from '@solar/redis';
-import { TelemetryImporterModule } from '@solar/telemetry';
+import { TelemetryImporterModule } from '@solar/telemetry-import';
 
 /** What `npm run cli -- import` needs: the importer on the ingestion path, and the sources. */
 @Module({})

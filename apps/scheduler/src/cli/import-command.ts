@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { DomainError } from '@solar/core';
 import { SUN_SOURCE_NOT_FOUND, SunSourcesService } from '@solar/domain';
-import { ImportReport, TelemetryImporter } from '@solar/telemetry';
+import { ImportReport, TelemetryImporter } from '@solar/telemetry-import';
 
 export const IMPORT_USAGE =
   'usage: npm run cli -- import <sunSourceId> <file.csv> [--time-zone Europe/Berlin]';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsTimeZone } from 'class-validator';
-import { IMPORT_JOB_STATES, ImportMessages } from '@solar/telemetry';
+import { IMPORT_JOB_STATES, ImportMessages } from '@solar/telemetry-import';
 
 export class ImportQueryDto {
   @ApiPropertyOptional({

@@ -3,8 +3,7 @@ import { CsvError, Options, parse } from 'csv-parse';
 import { Readable, Transform } from 'node:stream';
 import { BadRequestError, Clock, NotFoundError } from '@solar/core';
 import { SUN_SOURCE_NOT_FOUND } from '@solar/domain';
-import { IngestOutcome, TelemetryIngestion } from '../ingestion/telemetry-ingestion.service';
-import { MAX_TELEMETRY_BYTES } from '../ingestion/telemetry-intake';
+import { IngestOutcome, MAX_TELEMETRY_BYTES, TelemetryIngestion } from '@solar/telemetry';
 import { CsvTelemetryHeader, ImportMessages } from './csv-telemetry-rows';
 import { ImportReport, ImportTally } from './import-report';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TelemetryIngestionModule } from '../telemetry-ingestion.module';
+import { TelemetryIngestionModule } from '@solar/telemetry';
 import { TelemetryImporter } from './telemetry-importer';
 
 /** Reading a CSV into telemetry, on the ingestion path: the command line uses it alone. */

@@ -1,3 +1,6 @@
+// A device's history from a CSV file, imported over the ingestion path by a queued job
+// (docs/import.md). Apart from @solar/telemetry so that an app which only ingests (the
+// ingestor) does not load the job queue.
 export * from './csv-telemetry-rows';
 export * from './import-report';
 export * from './import-spool';

@@ -1,7 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import { BadRequestError } from '@solar/core';
-import { telemetryFieldOf } from '../normalize';
-import { TIMESTAMP_ALIASES } from '../telemetry-fields';
+import { telemetryFieldOf, TIMESTAMP_ALIASES } from '@solar/telemetry';
 
 export const ImportMessages = {
   noTimestampColumn: `The CSV header needs a timestamp column (${TIMESTAMP_ALIASES.slice(0, 4).join(', ')}, ...)`,
