@@ -17,7 +17,7 @@ const isFiniteNumber = Number.isFinite;
  * and in a forecast:
  *
  * - cyclical time: hour of day (local mean solar time, from the longitude), day of year, month and
- *   day of week as sine and cosine;
+ *   day of week as sine and cosine (day of year and month not for solar without weather);
  * - solar physics: mean elevation, azimuth, angle of incidence on the inferred plane, Haurwitz
  *   clear-sky GHI, extraterrestrial irradiance on the horizontal, the array's clear-sky power;
  * - weather: temperature, shortwave radiation and its clear-sky index (this hour, the hours on
@@ -30,13 +30,18 @@ const isFiniteNumber = Number.isFinite;
  *   the last 1, 2, 3 and 7 days (yesterday's cloudiness, snow lying on the panels).
  */
 
-export const SOLAR_HISTORY_FEATURES = [
-  'hourSin',
-  'hourCos',
-  'dayOfYearSin',
-  'dayOfYearCos',
-  'monthSin',
-  'monthCos',
+/**
+ * Where in the year an hour lies, for the models that may learn one season's own weather (a
+ * snowy spring, a clear autumn) from it. The solar model without weather has no such feature: a
+ * year of history has one sample of each date, and with them its trees learned that year's weather
+ * by date and carried it to dates they had not seen. The sun's elevation, the clear-sky irradiance
+ * and the extraterrestrial irradiance tell it the season alike on either side of a solstice
+ * (docs/performance.md, "Forecast accuracy").
+ */
+const CALENDAR_FEATURES = ['dayOfYearSin', 'dayOfYearCos', 'monthSin', 'monthCos'] as const;
+
+/** The solar features every solar model has, after the hour (and, with weather, the calendar). */
+const SOLAR_SKY_AND_HISTORY_FEATURES = [
   'elevation',
   'azimuth',
   'cosIncidence',
@@ -55,8 +60,13 @@ export const SOLAR_HISTORY_FEATURES = [
   'solarRatio7d',
 ] as const;
 
+export const SOLAR_HISTORY_FEATURES = ['hourSin', 'hourCos', ...SOLAR_SKY_AND_HISTORY_FEATURES] as const;
+
 export const SOLAR_WEATHER_FEATURES = [
-  ...SOLAR_HISTORY_FEATURES,
+  'hourSin',
+  'hourCos',
+  ...CALENDAR_FEATURES,
+  ...SOLAR_SKY_AND_HISTORY_FEATURES,
   'shortwave',
   'clearness',
   'clearnessPreviousHour',
@@ -76,10 +86,7 @@ export const SOLAR_WEATHER_FEATURES = [
 export const LOAD_HISTORY_FEATURES = [
   'hourSin',
   'hourCos',
-  'dayOfYearSin',
-  'dayOfYearCos',
-  'monthSin',
-  'monthCos',
+  ...CALENDAR_FEATURES,
   'dayOfWeekSin',
   'dayOfWeekCos',
   'weekend',
@@ -371,10 +378,12 @@ function writeFeatures(
   const monthAngle = (TWO_PI * context.month[target]) / 12;
   put(sin(hourAngle));
   put(cos(hourAngle));
-  put(sin(dayAngle));
-  put(cos(dayAngle));
-  put(sin(monthAngle));
-  put(cos(monthAngle));
+  if (set !== 'solarHistory') {
+    put(sin(dayAngle));
+    put(cos(dayAngle));
+    put(sin(monthAngle));
+    put(cos(monthAngle));
+  }
   const solarRatio24h = ratio(
     windowSum(prefix.solar, origin - 24, origin),
     windowSum(prefix.clearWhereSolar, origin - 24, origin),
