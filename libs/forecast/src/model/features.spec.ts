@@ -1,4 +1,4 @@
-import { FEATURE_NAMES, featureContext, featureRows, FeatureSet } from './features';
+import { FEATURE_NAMES, featureContext, featureRows, FeatureSet, readableFeatures } from './features';
 import { fitPvModel } from './pv-model';
 import { buildTimeline } from './timeline';
 import { SYNTHETIC_SITE, syntheticSeries } from './model.fixtures';
@@ -46,18 +46,54 @@ describe('features', () => {
     const width = FEATURE_NAMES.solarWeather.length;
     const index = FEATURE_NAMES.solarWeather.indexOf('performance72h');
     const plain = featureRows(context, 'solarWeather', targets, origins);
-    const masked = featureRows(
-      context,
-      'solarWeather',
-      targets,
-      origins,
-      targets.map(() => 1),
-    );
+    const masked = featureRows(context, 'solarWeather', targets, origins, {
+      maskPerformance: targets.map(() => 1),
+    });
     for (let row = 0; row < targets.length; row++) {
       for (let column = 0; column < width; column++) {
         if (column === index) expect(masked[row * width + column]).toBeNaN();
         else expect(Object.is(masked[row * width + column], plain[row * width + column])).toBe(true);
       }
     }
+  });
+
+  it('gives the solar trees without weather no calendar, and the others the calendar', () => {
+    const calendar = ['dayOfYearSin', 'dayOfYearCos', 'monthSin', 'monthCos'];
+    expect(FEATURE_NAMES.solarHistory.filter((name) => calendar.includes(name))).toEqual([]);
+    for (const set of ['solarWeather', 'loadHistory', 'loadWeather'] as const) {
+      expect(FEATURE_NAMES[set]).toEqual(expect.arrayContaining(calendar));
+    }
+  });
+
+  it("gives a stored model's rows in its own features, those an earlier version trained on too", () => {
+    // The solar trees without weather read the calendar after the hour until it was dropped.
+    const earlier = ['hourSin', 'hourCos', 'dayOfYearSin', 'dayOfYearCos', 'monthSin', 'monthCos'];
+    const names = [...earlier, ...FEATURE_NAMES.solarHistory.slice(2)];
+    expect(readableFeatures('solarHistory', names)).toBe(true);
+    const rows = featureRows(context, 'solarHistory', targets, origins, { names });
+    const current = featureRows(context, 'solarHistory', targets, origins);
+    const weather = featureRows(context, 'solarWeather', targets, origins);
+    const own = FEATURE_NAMES.solarHistory.length;
+    for (let row = 0; row < targets.length; row++) {
+      const line = Array.from(rows.subarray(row * names.length, (row + 1) * names.length));
+      // The calendar as the weather model's rows have it, the rest as today's rows.
+      const weatherRow = weather.subarray(row * FEATURE_NAMES.solarWeather.length);
+      expect(line.slice(2, 6)).toEqual(
+        ['dayOfYearSin', 'dayOfYearCos', 'monthSin', 'monthCos'].map(
+          (name) => weatherRow[FEATURE_NAMES.solarWeather.indexOf(name)],
+        ),
+      );
+      expect([...line.slice(0, 2), ...line.slice(6)]).toEqual(
+        Array.from(current.subarray(row * own, (row + 1) * own)),
+      );
+    }
+  });
+
+  it('refuses features it does not compute, or one twice', () => {
+    expect(readableFeatures('solarHistory', [...FEATURE_NAMES.solarHistory, 'shortwave'])).toBe(false);
+    expect(readableFeatures('loadHistory', ['hourSin', 'hourSin'])).toBe(false);
+    expect(() => featureRows(context, 'solarHistory', targets, origins, { names: ['nonsense'] })).toThrow(
+      'featureRows: solarHistory has no features nonsense',
+    );
   });
 });

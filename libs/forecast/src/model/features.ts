@@ -119,12 +119,30 @@ export const LOAD_WEATHER_FEATURES = [
 
 export type FeatureSet = 'solarHistory' | 'solarWeather' | 'loadHistory' | 'loadWeather';
 
+/** The features a model trained by this code reads, stored with it (`featureNames`). */
 export const FEATURE_NAMES: Record<FeatureSet, readonly string[]> = {
   solarHistory: SOLAR_HISTORY_FEATURES,
   solarWeather: SOLAR_WEATHER_FEATURES,
   loadHistory: LOAD_HISTORY_FEATURES,
   loadWeather: LOAD_WEATHER_FEATURES,
 };
+
+/**
+ * The features rows are computed with, a superset of `FEATURE_NAMES`: those of models stored by
+ * earlier versions of this code too (the solar model without weather read the calendar until
+ * 2026-11). A model's rows are the columns of its own names, so a stored model keeps forecasting
+ * after a feature is dropped, until it is trained again.
+ */
+const COMPUTED_FEATURES: Record<FeatureSet, readonly string[]> = {
+  ...FEATURE_NAMES,
+  solarHistory: ['hourSin', 'hourCos', ...CALENDAR_FEATURES, ...SOLAR_SKY_AND_HISTORY_FEATURES],
+};
+
+/** Whether rows of `set` can be given with the features `names`, in that order: each one known, none twice. */
+export function readableFeatures(set: FeatureSet, names: readonly string[]): boolean {
+  const known = COMPUTED_FEATURES[set];
+  return new Set(names).size === names.length && names.every((name) => known.includes(name));
+}
 
 /** Hours whose clear-sky power is below this share of the limit give no clear-sky index. */
 const MIN_INDEX_SHARE = 0.05;
@@ -332,32 +350,45 @@ export function recentClearSkyIndex(context: FeatureContext, origin: number): nu
   return isFiniteNumber(index) ? min(1.5, index) : CLIMATOLOGICAL_CLEARNESS;
 }
 
-/** Feature rows for (target, origin) pairs; `maskPerformance[i]` hides `performance72h` (see training). */
+export interface FeatureRowOptions {
+  /** The features of the rows, in order (a stored model's `featureNames`); `FEATURE_NAMES[set]` by default. */
+  names?: readonly string[];
+  /** 1 at row i hides `performance72h` in it (see training). */
+  maskPerformance?: ArrayLike<number>;
+}
+
+/** Feature rows for (target, origin) pairs, row-major. */
 export function featureRows(
   context: FeatureContext,
   set: FeatureSet,
   targets: ArrayLike<number>,
   origins: ArrayLike<number>,
-  maskPerformance?: ArrayLike<number>,
+  { names = FEATURE_NAMES[set], maskPerformance }: FeatureRowOptions = {},
 ): Float64Array {
-  const width = FEATURE_NAMES[set].length;
+  const computed = COMPUTED_FEATURES[set];
+  const columns = names.map((name) => computed.indexOf(name));
+  if (!readableFeatures(set, names)) throw new Error(`featureRows: ${set} has no features ${names.join()}`);
+  const width = names.length;
+  const row = new Float64Array(computed.length);
   const values = new Float64Array(targets.length * width);
-  for (let row = 0; row < targets.length; row++) {
-    const offset = row * width;
+  for (let index = 0; index < targets.length; index++) {
     const written = writeFeatures(
       context,
       set,
-      targets[row],
-      origins[row],
-      maskPerformance?.[row] === 1,
-      values,
-      offset,
+      targets[index],
+      origins[index],
+      maskPerformance?.[index] === 1,
+      row,
     );
-    if (written !== width) throw new Error(`featureRows: ${set} wrote ${written} of ${width} features`);
+    if (written !== computed.length)
+      throw new Error(`featureRows: ${set} wrote ${written} of ${computed.length} features`);
+    const offset = index * width;
+    for (let column = 0; column < width; column++) values[offset + column] = row[columns[column]];
   }
   return values;
 }
 
+/** Writes one row of `COMPUTED_FEATURES[set]` into `out`, from index 0; returns how many it wrote. */
 function writeFeatures(
   context: FeatureContext,
   set: FeatureSet,
@@ -365,11 +396,10 @@ function writeFeatures(
   origin: number,
   maskPerformance: boolean,
   out: Float64Array,
-  offset: number,
 ): number {
   const { timeline, capacity, prefix } = context;
   const { geometry } = timeline;
-  let index = offset;
+  let index = 0;
   const put = (value: number) => {
     out[index++] = value;
   };
@@ -378,12 +408,10 @@ function writeFeatures(
   const monthAngle = (TWO_PI * context.month[target]) / 12;
   put(sin(hourAngle));
   put(cos(hourAngle));
-  if (set !== 'solarHistory') {
-    put(sin(dayAngle));
-    put(cos(dayAngle));
-    put(sin(monthAngle));
-    put(cos(monthAngle));
-  }
+  put(sin(dayAngle));
+  put(cos(dayAngle));
+  put(sin(monthAngle));
+  put(cos(monthAngle));
   const solarRatio24h = ratio(
     windowSum(prefix.solar, origin - 24, origin),
     windowSum(prefix.clearWhereSolar, origin - 24, origin),
@@ -450,7 +478,7 @@ function writeFeatures(
             ),
       );
     }
-    return index - offset;
+    return index;
   }
 
   const dayAngleOfWeek = (TWO_PI * context.dayOfWeek[target]) / 7;
@@ -481,7 +509,7 @@ function writeFeatures(
     put(timeline.weatherCode[target]);
     put(timeline.precipitation[target]);
   }
-  return index - offset;
+  return index;
 }
 
 function meanOf(series: ArrayLike<number>, from: number, to: number): number {

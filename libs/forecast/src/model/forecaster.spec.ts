@@ -230,6 +230,55 @@ describe('forecast', () => {
     );
   });
 
+  it('keeps forecasting from a model stored before its features changed', () => {
+    // The solar trees without weather read the calendar after the hour until it was dropped:
+    // such a model's one tree here sends every June hour (day of year's cosine ≈ −0.9) to +0.3.
+    const earlierNames = [
+      'hourSin',
+      'hourCos',
+      'dayOfYearSin',
+      'dayOfYearCos',
+      'monthSin',
+      'monthCos',
+      ...payload.featureNames.solarHistory.slice(2),
+    ];
+    const splitOnDayOfYear = {
+      feature: [earlierNames.indexOf('dayOfYearCos'), -1, -1],
+      threshold: [-0.5, 0, 0],
+      missingLeft: [0, 0, 0],
+      left: [1, -1, -1],
+      right: [2, -1, -1],
+      value: [0, 0.3, -0.3],
+    };
+    const stored = (
+      solarHistory: ForecastPayload['models']['solarHistory'],
+      names: string[],
+    ): TrainedModel => ({
+      ...model,
+      payload: {
+        ...payload,
+        models: { ...payload.models, solarHistory },
+        featureNames: { ...payload.featureNames, solarHistory: names },
+      },
+    });
+    const earlier = stored(
+      { featureCount: earlierNames.length, base: 0.5, trees: [splitOnDayOfYear] },
+      earlierNames,
+    );
+    const constant = stored(
+      { featureCount: payload.featureNames.solarHistory.length, base: 0.8, trees: [] },
+      [...payload.featureNames.solarHistory],
+    );
+    const input = { ...inputAt(now.getTime(), false), now };
+    expect(new Date(now).getUTCMonth()).toBe(5);
+    const served = forecast({ ...input, model: earlier });
+    expect(served).toEqual(forecast({ ...input, model: constant }));
+    expect(served).not.toEqual(forecast({ ...input, model: null }));
+    // Features this code does not compute: the model cannot be read, physics serves.
+    const unknown = stored({ featureCount: 1, base: 0.5, trees: [] }, ['cloudBase']);
+    expect(forecast({ ...input, model: unknown })).toEqual(forecast({ ...input, model: null }));
+  });
+
   it('computes the physics-only forecast beside the served one from the same inputs', () => {
     for (const withWeather of [true, false]) {
       const input = { ...inputAt(now.getTime(), withWeather), now };

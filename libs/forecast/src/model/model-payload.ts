@@ -1,5 +1,5 @@
 import { TrainedModel } from '../forecaster';
-import { FEATURE_NAMES, FeatureSet } from './features';
+import { FeatureSet, readableFeatures } from './features';
 import { BoostedModel, isBoostedModel } from './gradient-boosting';
 import { PvModel } from './pv-model';
 
@@ -53,8 +53,9 @@ export interface ForecastPayload {
 const SETS: FeatureSet[] = ['solarHistory', 'solarWeather', 'loadHistory', 'loadWeather'];
 
 /**
- * The payload of a stored model when this code can use it: right version, expected shape, same
- * feature lists. Anything else gives null, and the forecast falls back to the physics baseline.
+ * The payload of a stored model when this code can use it: right version, expected shape, and
+ * features this code computes (those it trains on now, or ones an earlier version trained on).
+ * Anything else gives null, and the forecast falls back to the physics baseline.
  */
 export function readPayload(model: TrainedModel | null): ForecastPayload | null {
   if (!model || model.version !== MODEL_VERSION) return null;
@@ -69,9 +70,11 @@ export function readPayload(model: TrainedModel | null): ForecastPayload | null 
   for (const set of SETS) {
     const learner = payload.models[set];
     if (learner !== null && !isBoostedModel(learner)) return null;
-    if (learner && learner.featureCount !== FEATURE_NAMES[set].length) return null;
-    const names = payload.featureNames[set];
-    if (!Array.isArray(names) || names.join() !== FEATURE_NAMES[set].join()) return null;
+    const names: unknown = payload.featureNames[set];
+    if (!Array.isArray(names) || !names.every((name): name is string => typeof name === 'string'))
+      return null;
+    if (!readableFeatures(set, names)) return null;
+    if (learner && learner.featureCount !== names.length) return null;
   }
   return payload as ForecastPayload;
 }

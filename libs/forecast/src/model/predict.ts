@@ -149,7 +149,7 @@ function modelSolar(
   hours: number[],
   origin: number,
 ): number[] {
-  const { pv, models, capacityWatts } = payload;
+  const { pv, models, capacityWatts, featureNames } = payload;
   const { geometry } = context.timeline;
   const clamp = (power: number) => (Number.isFinite(power) ? Math.min(pv.maxPower, Math.max(0, power)) : 0);
   return hours.map((hour) => {
@@ -157,14 +157,20 @@ function modelSolar(
     const physical = context.physicalPower[hour];
     if (Number.isFinite(physical)) {
       const correction = models.solarWeather
-        ? predictBoosted(models.solarWeather, featureRows(context, 'solarWeather', [hour], [origin]))
+        ? predictBoosted(
+            models.solarWeather,
+            featureRows(context, 'solarWeather', [hour], [origin], { names: featureNames.solarWeather }),
+          )
         : 0;
       return clamp(physical + capacityWatts * correction);
     }
     if (models.solarHistory)
       return clamp(
         context.clearPower[hour] *
-          predictBoosted(models.solarHistory, featureRows(context, 'solarHistory', [hour], [origin])),
+          predictBoosted(
+            models.solarHistory,
+            featureRows(context, 'solarHistory', [hour], [origin], { names: featureNames.solarHistory }),
+          ),
       );
     // No weather and no history-only trees served: smart persistence, the clear sky at the last day's index.
     return clamp(context.clearPower[hour] * recentClearSkyIndex(context, origin));
@@ -172,7 +178,7 @@ function modelSolar(
 }
 
 function modelLoad(payload: ForecastPayload, context: FeatureContext, hour: number, origin: number): number {
-  const { models } = payload;
+  const { models, featureNames } = payload;
   const set: FeatureSet | null =
     models.loadWeather && Number.isFinite(context.timeline.temperature[hour])
       ? 'loadWeather'
@@ -182,7 +188,10 @@ function modelLoad(payload: ForecastPayload, context: FeatureContext, hour: numb
   const model = set ? models[set] : null;
   const base = baselineLoad(context.timeline, hour, origin);
   if (!set || !model) return base;
-  const correction = predictBoosted(model, featureRows(context, set, [hour], [origin]));
+  const correction = predictBoosted(
+    model,
+    featureRows(context, set, [hour], [origin], { names: featureNames[set] }),
+  );
   return Math.max(0, base + loadLevel(context, origin) * (Number.isFinite(correction) ? correction : 0));
 }
 

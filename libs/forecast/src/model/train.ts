@@ -158,7 +158,7 @@ function fitLearner(
     return null;
   const rows = replay(spec.candidates, trainingTargets);
   const width = FEATURE_NAMES[spec.set].length;
-  const values = featureRows(context, spec.set, rows.targets, rows.origins, rows.masked);
+  const values = featureRows(context, spec.set, rows.targets, rows.origins, { maskPerformance: rows.masked });
   const targets = Float64Array.from(rows.targets, (hour, row) => spec.target(hour, rows.origins[row]));
   const weight = spec.weight;
   const weights = weight ? Float64Array.from(rows.targets, (hour) => weight(hour)) : undefined;
