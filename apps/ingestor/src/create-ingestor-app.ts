@@ -21,7 +21,8 @@ export async function createIngestorApp(config: AppConfig): Promise<INestApplica
     bodyParser: false,
     bufferLogs: true,
   });
-  configureHttpApp(app, config, { servesMetrics: true });
+  // Its HTTP routes are the health check and the metrics, which take no input.
+  configureHttpApp(app, config, { servesMetrics: true, validatesInput: false });
   const consumer = app.get(MqttTelemetryConsumer);
   transport.readOnlyWhen(() => consumer.whenBelowCap());
   if (config.mqtt.embeddedBroker) {

@@ -4,7 +4,6 @@ export * from './health/standard-checks';
 export * from './http/api-express-adapter';
 export * from './http/api-exception.filter';
 export * from './http/configure-http';
-export * from './http/dto-decorators';
 export * from './http/encoded-json';
 export * from './http/openapi-error-bodies';
 export * from './http/error-response';

@@ -18,12 +18,17 @@ export interface HttpOptions {
   servesMetrics?: boolean;
   /** Paths of routine traffic (devices' messages): their successful answers are logged at debug. */
   routinePaths?: RegExp[];
+  /**
+   * `false` for an app whose routes take no input (health and metrics only): no validation
+   * pipe, and so no class-validator to load at start (docs/operations.md, Start-up).
+   */
+  validatesInput?: boolean;
 }
 
 /**
  * What every HTTP app of the project shares: pino logs with a line per request, helmet, CORS
- * from `CORS_ORIGINS`, trusted proxies, bounded JSON bodies, the validation pipe and the error
- * filter.
+ * from `CORS_ORIGINS`, trusted proxies, bounded JSON bodies, the validation pipe (unless the app
+ * takes no input) and the error filter.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureHttpApp(app: INestApplication, config: AppConfig, options: HttpOptions = {}): void {
@@ -48,7 +53,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig, optio
   });
   for (const handler of jsonBodyHandlers(options.jsonLimit ?? '256kb', options.rawBodyPaths))
     express.use(handler);
-  express.useGlobalPipes(createValidationPipe());
+  if (options.validatesInput !== false) express.useGlobalPipes(createValidationPipe());
   express.useGlobalFilters(new ApiExceptionFilter());
 }
 

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength } from 'class-validator';
-import { ClampedInt } from '@solar/platform';
+import { ClampedInt } from '../../dto-decorators';
 
 export class ListUsersQueryDto {
   @ApiPropertyOptional({ type: 'integer', default: 1, description: 'From 1; smaller values read as 1' })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsoDateTime } from '@solar/platform';
+import { IsoDateTime } from '../../dto-decorators';
 
 export class ExportQueryDto {
   @ApiProperty({

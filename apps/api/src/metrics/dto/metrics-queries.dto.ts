@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { ClampedInt, IsoDateTime } from '@solar/platform';
+import { ClampedInt, IsoDateTime } from '../../dto-decorators';
 
 export class TimeRangeQueryDto {
   @ApiPropertyOptional({ type: String, format: 'date-time' })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { PowerGroupView } from '@solar/domain';
-import { HttpUrl, MaxChars, NonBlankText, OptionalNonNull } from '@solar/platform';
+import { HttpUrl, MaxChars, NonBlankText, OptionalNonNull } from '../../dto-decorators';
 
 export class PowerGroupDto implements PowerGroupView {
   @ApiProperty({ format: 'uuid' }) id!: string;

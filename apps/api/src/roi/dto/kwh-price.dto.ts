@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNumber, IsPositive, Max } from 'class-validator';
 import { KwhPriceView } from '@solar/domain';
-import { IsoDateTime, MaxDecimals } from '@solar/platform';
+import { IsoDateTime, MaxDecimals } from '../../dto-decorators';
 import { MAX_KWH_PRICE } from '../../sun-sources/dto/create-sun-source.dto';
 
 /** One entry of a source's kWh price history. */

@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { CONNECTION_TYPES, ConnectionType } from '@solar/domain';
-import { CurrencyCode, HttpUrl, IsoDateTime, MaxChars, MaxDecimals, NonBlankText } from '@solar/platform';
+import {
+  CurrencyCode,
+  HttpUrl,
+  IsoDateTime,
+  MaxChars,
+  MaxDecimals,
+  NonBlankText,
+} from '../../dto-decorators';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 export const MAX_MONEY = 999_999_999_999.99;

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
-import { BooleanQuery } from '@solar/platform';
+import { BooleanQuery } from '../../dto-decorators';
 
 export class ListSunSourcesQueryDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only the sources of this Power Group' })

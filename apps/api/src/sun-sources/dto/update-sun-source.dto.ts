@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
-import { CurrencyCode, NonBlankText, OptionalNonNull } from '@solar/platform';
+import { CurrencyCode, NonBlankText, OptionalNonNull } from '../../dto-decorators';
 import { CreateSunSourceDto } from './create-sun-source.dto';
 
 /**

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { ClampedInt, IsoDateTime } from '@solar/platform';
+import { ClampedInt, IsoDateTime } from '../../dto-decorators';
 import { REPORT_PERIODS, ReportPeriod } from '@solar/telemetry';
 import { HourlyAggregateDto, SunSourceMetricsDto } from '../../metrics/dto/metrics.dto';
 
