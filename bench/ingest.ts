@@ -1039,12 +1039,19 @@ async function main(): Promise<void> {
   await client.connect();
   try {
     const postgres = (await client.query<{ version: string }>('SELECT version()')).rows[0].version;
+    // What decides the cost of a commit and the background work beside the inserts.
+    const writeSettings = await client.query<{ name: string; setting: string }>(
+      `SELECT name, current_setting(name) AS setting FROM pg_settings
+        WHERE name IN ('autovacuum', 'fsync', 'synchronous_commit', 'shared_buffers', 'max_wal_size')
+        ORDER BY name`,
+    );
     const redisInfo = await withRedis((redis) => redis.info('server'));
     const machine = {
       cpu: `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}`,
       memory: `${round(totalmem() / 2 ** 30, 1)} GiB`,
       node: process.version,
       postgresql: postgres,
+      'pg settings': writeSettings.rows.map(({ name, setting }) => `${name} ${setting}`).join(', '),
       redis: /redis_version:(\S+)/.exec(redisInfo)?.[1] ?? 'unknown',
       date: new Date().toISOString(),
       options: JSON.stringify({ ...options, phases: [...options.phases] }),
