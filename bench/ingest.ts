@@ -1045,6 +1045,10 @@ async function main(): Promise<void> {
         WHERE name IN ('autovacuum', 'fsync', 'synchronous_commit', 'shared_buffers', 'max_wal_size')
         ORDER BY name`,
     );
+    if (writeSettings.rows.some(({ name, setting }) => name === 'autovacuum' && setting === 'off'))
+      log(
+        'warning: this PostgreSQL runs without autovacuum, which a deployment runs: see docs/performance.md',
+      );
     const redisInfo = await withRedis((redis) => redis.info('server'));
     const machine = {
       cpu: `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}`,
