@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readImageDefaults } from '../../test/support/compose-file';
-import { DeployedApp, deployedNodeOptions, deployedWithCompileCache } from './deployment';
+import { DeployedApp, deployedEnvironment, deployedNodeOptions } from './deployment';
 
 const imageOptions = readImageDefaults(
   readFileSync(join(__dirname, '..', '..', 'docker', 'Dockerfile'), 'utf8'),
@@ -26,10 +26,13 @@ describe('deployedNodeOptions', () => {
   });
 });
 
-describe('deployedWithCompileCache', () => {
-  it('is true for every app: the image sets NODE_COMPILE_CACHE and compose leaves it', () => {
+describe('deployedEnvironment', () => {
+  it('names a compile cache for every app: the image sets NODE_COMPILE_CACHE and compose leaves it', () => {
     for (const app of ['api', 'ingestor', 'scheduler'] satisfies DeployedApp[]) {
-      expect({ app, cached: deployedWithCompileCache(app) }).toEqual({ app, cached: true });
+      expect({ app, cached: deployedEnvironment(app).NODE_COMPILE_CACHE !== undefined }).toEqual({
+        app,
+        cached: true,
+      });
     }
   });
 });

@@ -16,15 +16,12 @@ export function deployedNodeOptions(app: DeployedApp): string {
 }
 
 /**
- * Whether a container of `app` starts from a compile cache made at build time (`NODE_COMPILE_CACHE`
- * in its environment, scripts/warm-compile-cache.js in the image's build): the benchmarks then
- * make one of their own the same way, so a start measured is a deployed start.
+ * The environment a container of `app` starts with: docker/Dockerfile's `ENV` under the compose
+ * service's `environment`. Where it names a compile cache (`NODE_COMPILE_CACHE`, made by
+ * scripts/warm-compile-cache.js in the image's build) the benchmarks make one of their own the
+ * same way, so a start measured is a deployed start.
  */
-export function deployedWithCompileCache(app: DeployedApp): boolean {
-  return deployedEnvironment(app).NODE_COMPILE_CACHE !== undefined;
-}
-
-function deployedEnvironment(app: DeployedApp): Record<string, string> {
+export function deployedEnvironment(app: DeployedApp): Record<string, string> {
   const composeText = readFileSync(join(DOCKER_DIR, 'compose.yaml'), 'utf8');
   // Any value will do for the secrets compose insists on.
   const variables = Object.fromEntries(requiredVariables(composeText).map((name) => [name, 'set']));

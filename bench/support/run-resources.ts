@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Child, databaseUrl, dropDatabases, stopChild, TEST_REDIS_URL } from '@solar/testing';
-import { DeployedApp, deployedNodeOptions, deployedWithCompileCache } from './deployment';
+import { DeployedApp, deployedEnvironment } from './deployment';
 import { round } from './processes';
 
 const started = performance.now();
@@ -88,6 +88,7 @@ export class RunResources {
    * and the ingestor's are the image's, the same), with the image's compile cache.
    */
   appEnvironment(apiPort: number, secretsKey: string, app: DeployedApp = 'api'): Record<string, string> {
+    const deployed = deployedEnvironment(app);
     return {
       DATABASE_URL: databaseUrl(this.databaseName),
       REDIS_URL: TEST_REDIS_URL,
@@ -102,8 +103,8 @@ export class RunResources {
       API_METRICS_PORT: '0',
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'warn',
-      NODE_OPTIONS: deployedNodeOptions(app),
-      ...(deployedWithCompileCache(app) ? this.warmCompileCache() : {}),
+      NODE_OPTIONS: deployed.NODE_OPTIONS ?? '',
+      ...(deployed.NODE_COMPILE_CACHE !== undefined ? this.warmCompileCache() : {}),
     };
   }
 

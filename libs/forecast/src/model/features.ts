@@ -365,9 +365,9 @@ export function featureRows(
   origins: ArrayLike<number>,
   { names = FEATURE_NAMES[set], maskPerformance }: FeatureRowOptions = {},
 ): Float64Array {
+  if (!readableFeatures(set, names)) throw new Error(`featureRows: ${set} has no features ${names.join()}`);
   const computed = COMPUTED_FEATURES[set];
   const columns = names.map((name) => computed.indexOf(name));
-  if (!readableFeatures(set, names)) throw new Error(`featureRows: ${set} has no features ${names.join()}`);
   const width = names.length;
   const row = new Float64Array(computed.length);
   const values = new Float64Array(targets.length * width);
