@@ -13,6 +13,7 @@ import { RollUpEnergyIncrements1764950000000 } from './1764950000000-roll-up-ene
 import { PlanOpeningsJoinPerCall1765000000000 } from './1765000000000-plan-openings-join-per-call';
 import { AddCredentialDigests1765100000000 } from './1765100000000-add-credential-digests';
 import { PairChangedHoursByGrouping1765200000000 } from './1765200000000-pair-changed-hours-by-grouping';
+import { LimitTelemetryStatistics1765300000000 } from './1765300000000-limit-telemetry-statistics';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   PlanOpeningsJoinPerCall1765000000000,
   AddCredentialDigests1765100000000,
   PairChangedHoursByGrouping1765200000000,
+  LimitTelemetryStatistics1765300000000,
 ];
