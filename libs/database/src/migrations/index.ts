@@ -14,6 +14,7 @@ import { PlanOpeningsJoinPerCall1765000000000 } from './1765000000000-plan-openi
 import { AddCredentialDigests1765100000000 } from './1765100000000-add-credential-digests';
 import { PairChangedHoursByGrouping1765200000000 } from './1765200000000-pair-changed-hours-by-grouping';
 import { LimitTelemetryStatistics1765300000000 } from './1765300000000-limit-telemetry-statistics';
+import { LimitTelemetryHourlyStatistics1765400000000 } from './1765400000000-limit-telemetry-hourly-statistics';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   AddCredentialDigests1765100000000,
   PairChangedHoursByGrouping1765200000000,
   LimitTelemetryStatistics1765300000000,
+  LimitTelemetryHourlyStatistics1765400000000,
 ];

@@ -15,10 +15,11 @@ const FILTERED_COLUMNS = [
 ];
 
 /**
- * Autovacuum analyzes the month's partition while it fills; statistics on columns no plan reads
- * (the payload above all) would only make that slower.
+ * Autovacuum analyzes the month's partition while it fills and the hourly rollup while batches
+ * update it; statistics on columns no plan reads (the payload above all) would only make that
+ * slower.
  */
-describe('a telemetry partition', () => {
+describe('the telemetry tables', () => {
   let drop: () => Promise<void>;
   let url: string;
   let db: Client;
@@ -45,7 +46,7 @@ describe('a telemetry partition', () => {
     return rows.map((row) => row.attname);
   }
 
-  it('is created with statistics only on the columns queries select rows by', async () => {
+  it('make a new partition with statistics only on the columns queries select rows by', async () => {
     await db.query(`SELECT ensure_telemetry_partition(date '2026-07-14')`);
 
     expect(await columnsWithStatistics('telemetry_p202607')).toEqual(FILTERED_COLUMNS);
@@ -53,7 +54,7 @@ describe('a telemetry partition', () => {
     expect(await columnsWithStatistics('telemetry')).toEqual(FILTERED_COLUMNS);
   });
 
-  it('is analyzed into statistics of those columns alone', async () => {
+  it('analyze a partition into statistics of those columns alone', async () => {
     const [source] = await insertSpecSources(db, await insertSpecUser(db), 1);
     await db.query(`SELECT ensure_telemetry_partition(date '2026-08-01')`);
     await db.query(
@@ -72,7 +73,7 @@ describe('a telemetry partition', () => {
     expect(rows.map((row) => row.attname)).toEqual(FILTERED_COLUMNS);
   });
 
-  it('gets those statistics when several sessions create it at once', async () => {
+  it('give those statistics to a partition several sessions create at once', async () => {
     const sessions = [0, 1, 2].map(() => new Client({ connectionString: url }));
     await Promise.all(sessions.map((session) => session.connect()));
     try {
@@ -84,5 +85,16 @@ describe('a telemetry partition', () => {
     }
 
     expect(await columnsWithStatistics('telemetry_p202609')).toEqual(FILTERED_COLUMNS);
+  });
+
+  it('keep statistics of the hourly rollup only on the columns queries select hours by', async () => {
+    expect(await columnsWithStatistics('telemetry_hourly')).toEqual([
+      'first_daily_energy_consumed',
+      'first_daily_energy_produced',
+      'hour',
+      'last_daily_energy_consumed',
+      'last_daily_energy_produced',
+      'sun_source_id',
+    ]);
   });
 });
