@@ -1,44 +1,42 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The telemetry columns no query selects rows by: the payload, the code arrays and the readings
- * that are only ever read as values (queries find rows by source and time, count rows by arrival
- * time, and test the energy counters, the solar and load power, the lifetime production and the
- * operating mode for NULL).
+ * The telemetry columns queries select rows by: the key, the arrival time (rows counted by it),
+ * and the readings tested for NULL (the energy counters, solar and load power, lifetime
+ * production, the operating mode).
  */
-const UNFILTERED_COLUMNS = [
-  'state_of_charge',
-  'state_of_health',
-  'battery_voltage',
-  'battery_current',
-  'battery_temperature',
-  'battery_capacity',
-  'remaining_capacity',
-  'solar_voltage',
-  'solar_current',
-  'output_voltage',
-  'output_current',
-  'output_frequency',
-  'load_percentage',
-  'apparent_power',
-  'grid_voltage',
-  'grid_current',
-  'grid_frequency',
-  'grid_power',
-  'total_energy_consumed',
-  'device_status',
-  'fault_codes',
-  'warning_codes',
-  'raw',
+const FILTERED_COLUMNS = [
+  'sun_source_id',
+  'ts',
+  'received_at',
+  'daily_energy_produced',
+  'daily_energy_consumed',
+  'solar_power',
+  'load_power',
+  'total_energy_produced',
+  'operating_mode',
 ];
 
-const alterEach = (target: number) =>
-  UNFILTERED_COLUMNS.map((column) => `ALTER COLUMN ${column} SET STATISTICS ${target}`).join(', ');
+/**
+ * A statement setting the statistics target of every column of `table` but `kept` to `target`
+ * (0: none; -1: the server's default). On a partitioned table it reaches the existing partitions.
+ */
+export const setStatisticsOfOtherColumns = (table: string, kept: string[], target: number) => `
+  DO $$
+  BEGIN
+    EXECUTE (
+      SELECT format('ALTER TABLE %I ', '${table}')
+             || string_agg(format('ALTER COLUMN %I SET STATISTICS ${target}', attname), ', ' ORDER BY attnum)
+        FROM pg_attribute
+       WHERE attrelid = '${table}'::regclass AND attnum > 0 AND NOT attisdropped
+         AND attname <> ALL (ARRAY[${kept.map((column) => `'${column}'`).join(', ')}]));
+  END
+  $$`;
 
 /**
  * Autovacuum analyzes the month's telemetry partition while it fills, on the cores that take the
  * writes, and most of an ANALYZE goes to statistics no plan uses (half of it to `raw` alone). The
- * unfiltered columns get none. PostgreSQL sets a partitioned table's per-column targets on its
+ * other columns get none. PostgreSQL sets a partitioned table's per-column targets on its
  * partitions at the ALTER, but does not copy them to a partition created later, so
  * `ensure_telemetry_partition` now copies them.
  */
@@ -46,8 +44,7 @@ export class LimitTelemetryStatistics1765300000000 implements MigrationInterface
   name = 'LimitTelemetryStatistics1765300000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // Recurses into the existing partitions.
-    await queryRunner.query(`ALTER TABLE telemetry ${alterEach(0)}`);
+    await queryRunner.query(setStatisticsOfOtherColumns('telemetry', FILTERED_COLUMNS, 0));
     await queryRunner.query(`
       CREATE OR REPLACE FUNCTION ensure_telemetry_partition(month date) RETURNS void
       LANGUAGE plpgsql AS $$
@@ -80,6 +77,6 @@ export class LimitTelemetryStatistics1765300000000 implements MigrationInterface
 
   async down(queryRunner: QueryRunner): Promise<void> {
     // The copy of the targets is harmless once every column is back to the default.
-    await queryRunner.query(`ALTER TABLE telemetry ${alterEach(-1)}`);
+    await queryRunner.query(setStatisticsOfOtherColumns('telemetry', FILTERED_COLUMNS, -1));
   }
 }

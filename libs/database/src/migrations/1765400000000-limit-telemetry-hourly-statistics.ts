@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { setStatisticsOfOtherColumns } from './1765300000000-limit-telemetry-statistics';
 
 /**
  * The hourly rollup's columns that queries select rows by: the key, and the daily energy
@@ -13,19 +14,6 @@ const FILTERED_COLUMNS = [
   'last_daily_energy_consumed',
 ];
 
-/** `ALTER TABLE telemetry_hourly` setting every other column's statistics target to `target`. */
-const setOtherColumns = (target: number) => `
-  DO $$
-  BEGIN
-    EXECUTE (
-      SELECT 'ALTER TABLE telemetry_hourly '
-             || string_agg(format('ALTER COLUMN %I SET STATISTICS ${target}', attname), ', ' ORDER BY attnum)
-        FROM pg_attribute
-       WHERE attrelid = 'telemetry_hourly'::regclass AND attnum > 0 AND NOT attisdropped
-         AND attname <> ALL (ARRAY[${FILTERED_COLUMNS.map((column) => `'${column}'`).join(', ')}]));
-  END
-  $$`;
-
 /**
  * Every batch of telemetry updates its hours in the rollup, so autovacuum vacuums and analyzes it
  * while ingestion runs, on the same cores. Its 44 columns made an ANALYZE of 400,000 hours take
@@ -35,10 +23,10 @@ export class LimitTelemetryHourlyStatistics1765400000000 implements MigrationInt
   name = 'LimitTelemetryHourlyStatistics1765400000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(setOtherColumns(0));
+    await queryRunner.query(setStatisticsOfOtherColumns('telemetry_hourly', FILTERED_COLUMNS, 0));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(setOtherColumns(-1));
+    await queryRunner.query(setStatisticsOfOtherColumns('telemetry_hourly', FILTERED_COLUMNS, -1));
   }
 }
