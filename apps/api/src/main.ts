@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { loadConfig } from '@solar/config';
-import { stopOnSignals } from '@solar/platform';
+import { setHeapGrowth, stopOnSignals } from '@solar/platform';
 import { createApiApp } from './create-api-app';
 
 async function main(): Promise<void> {
+  setHeapGrowth();
   const config = loadConfig();
   const app = await createApiApp(config);
   const logger = app.get(Logger);

@@ -8,6 +8,7 @@ export * from './http/encoded-json';
 export * from './http/openapi-error-bodies';
 export * from './http/error-response';
 export * from './http/validation';
+export * from './lifecycle/heap-growth';
 export * from './lifecycle/stop-on-signals';
 export * from './logging/logger.module';
 export * from './logging/request-log';
