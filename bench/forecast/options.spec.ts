@@ -40,6 +40,14 @@ describe('--help', () => {
     expect(HELP).toContain(SAMPLE.relativePath);
   });
 
+  it('keeps a space between every option and its text, however wide the option', () => {
+    const entryLines = HELP.split('\n').filter((line) => line.startsWith('  --'));
+    expect(entryLines).toHaveLength(OPTION_NAMES.length);
+    expect(HELP).toContain('--installed TILT/AZIMUTH the array as installed');
+    // A value name (upper case) run into the first word of the text, as TILT/AZIMUTHthe was.
+    for (const line of entryLines) expect(line).not.toMatch(/[A-Z]{3}[a-z]/);
+  });
+
   it('describes the plain CSV layout and its column names', () => {
     for (const text of [
       'pv_power_w',

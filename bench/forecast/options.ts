@@ -200,8 +200,8 @@ const INDENT = 26;
 /** `left` padded to the indent, then `text` wrapped at word boundaries, continued under itself. */
 function wrapped(left: string, text: string, indent = INDENT): string {
   const lines: string[] = [];
-  let line = left.padEnd(indent);
-  if (line.length > indent) line += ' ';
+  // An option as wide as the indent or wider still gets a space before its text.
+  let line = left.length >= indent ? `${left} ` : left.padEnd(indent);
   for (const word of text.split(' ')) {
     if (line.length + word.length > WIDTH && line.trim() !== left.trim()) {
       lines.push(line.trimEnd());
