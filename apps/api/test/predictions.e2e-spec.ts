@@ -410,6 +410,33 @@ describe('predictions /api/predictions', () => {
       expectPhysicallyConsistent((await latest(shed)).data, BERLIN);
     });
 
+    it('trains on the array as its owner installed it, and says so', async () => {
+      const installed = { tilt: 40, azimuth: 200 };
+      const barn = (await createSource({ name: 'Barn', ...BERLIN, orientation: installed })).id;
+      await writeHistory(barn);
+      const { jobId } = (await start('train', barn).expect(200)).body;
+      const trained = await waitForJob(jobId);
+      expect(trained.servedModel).toMatchObject({ orientation: { ...installed, source: 'installed' } });
+      const info = (await http.get(`/api/predictions/model-info/${barn}`).set('Cookie', owner).expect(200))
+        .body;
+      expect(info.data.servedModel).toEqual(trained.servedModel);
+    });
+
+    it('forecasts an untrained source’s physics on its installed array', async () => {
+      // A north-facing wall in Berlin's summer: the sky and the morning and evening sun, far less than a roof.
+      const wall = (await createSource({ name: 'Wall', ...BERLIN, orientation: { tilt: 90, azimuth: 0 } }))
+        .id;
+      const { jobId } = (await start('predict', wall).expect(200)).body;
+      expect(await waitForJob(jobId)).toMatchObject({ status: 'completed', servedModel: null });
+      const energy = async (sunSourceId: string) =>
+        ((await latest(sunSourceId)).data as StoredForecast).daily.reduce(
+          (sum, day) => sum + day.solarProductionKwh,
+          0,
+        );
+      expect(await energy(wall)).toBeGreaterThan(0);
+      expect(await energy(wall)).toBeLessThan(0.6 * (await energy(shed)));
+    });
+
     it('learns from the last year of history, no more', async () => {
       const farm = (await createSource({ name: 'Farm', ...BERLIN, installedCapacityWatts: 8000 })).id;
       await writeHistory(farm, 400);

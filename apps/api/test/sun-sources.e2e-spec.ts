@@ -659,6 +659,83 @@ describe('sun sources', () => {
     });
   });
 
+  describe('the array as installed: orientation', () => {
+    const SOUTH_EAST = { tilt: 45, azimuth: 158 };
+
+    it('is stored and returned when given, and absent from sources without one', async () => {
+      const body = await created({ ...MQTT, orientation: SOUTH_EAST });
+      expect(Object.keys(body).sort()).toEqual([...DTO_KEYS, 'orientation'].sort());
+      expect(body.orientation).toEqual(SOUTH_EAST);
+      expect((await get(body.id).expect(200)).body.orientation).toEqual(SOUTH_EAST);
+      const listed = (await http.get('/api/sunsources').set('Cookie', owner.cookie).expect(200)).body;
+      expect(listed.find((source: Body) => source.id === body.id).orientation).toEqual(SOUTH_EAST);
+      const { rows } = await db.query('SELECT array_tilt, array_azimuth FROM sun_sources WHERE id = $1', [
+        body.id,
+      ]);
+      expect(rows).toEqual([{ array_tilt: 45, array_azimuth: 158 }]);
+
+      const without = await created(MQTT);
+      expect(Object.keys(without).sort()).toEqual(DTO_KEYS);
+      expect(await created({ ...MQTT, orientation: null })).not.toHaveProperty('orientation');
+    });
+
+    it.each([
+      ['flat, due north', { tilt: 0, azimuth: 0 }],
+      ['vertical, north again', { tilt: 90, azimuth: 360 }],
+      ['fractional degrees', { tilt: 32.5, azimuth: 181.25 }],
+    ])('accepts the limits of its angles: %s', async (_case, orientation) => {
+      expect((await created({ ...MQTT, orientation })).orientation).toEqual(orientation);
+    });
+
+    it.each([
+      ['tilt below 0', { tilt: -0.1, azimuth: 180 }, 'orientation.tilt'],
+      ['tilt above 90', { tilt: 90.1, azimuth: 180 }, 'orientation.tilt'],
+      ['azimuth below 0', { tilt: 30, azimuth: -1 }, 'orientation.azimuth'],
+      ['azimuth above 360', { tilt: 30, azimuth: 360.5 }, 'orientation.azimuth'],
+      ['a tilt without azimuth', { tilt: 30 }, 'orientation.azimuth'],
+      ['an azimuth without tilt', { azimuth: 180 }, 'orientation.tilt'],
+      ['a tilt as text', { tilt: '30', azimuth: 180 }, 'orientation.tilt'],
+      ['an unknown property', { tilt: 30, azimuth: 180, roll: 2 }, 'orientation.roll'],
+      ['a number', 30, 'orientation'],
+      ['a list', [{ tilt: 30, azimuth: 180 }], 'orientation'],
+    ])('rejects %s with errors.<field>, creating and changing nothing', async (_case, orientation, field) => {
+      const before = await sourceCount(owner.id);
+      const response = await create({ ...MQTT, orientation }).expect(400);
+      expect(Object.keys(response.body)).toEqual(['errors']);
+      expect(response.body.errors[field]).toEqual(expect.arrayContaining([expect.any(String)]));
+      expect(await sourceCount(owner.id)).toBe(before);
+
+      const source = await created({ ...MQTT, orientation: SOUTH_EAST });
+      const refused = await put(source.id, { name: 'Renamed', orientation }).expect(400);
+      expect(refused.body.errors[field]).toEqual(expect.arrayContaining([expect.any(String)]));
+      expect((await get(source.id).expect(200)).body).toMatchObject({
+        name: MQTT.name,
+        orientation: SOUTH_EAST,
+      });
+    });
+
+    it('is set, replaced, kept when absent and cleared with null on update', async () => {
+      const source = await created(MQTT);
+      expect((await put(source.id, { orientation: SOUTH_EAST }).expect(200)).body.orientation).toEqual(
+        SOUTH_EAST,
+      );
+      const west = { tilt: 20, azimuth: 270 };
+      expect((await put(source.id, { orientation: west }).expect(200)).body.orientation).toEqual(west);
+      expect((await put(source.id, { name: 'Kept' }).expect(200)).body.orientation).toEqual(west);
+      const cleared = (await put(source.id, { orientation: null }).expect(200)).body;
+      expect(Object.keys(cleared).sort()).toEqual(DTO_KEYS);
+      expect(Object.keys((await get(source.id).expect(200)).body).sort()).toEqual(DTO_KEYS);
+    });
+
+    it('cannot be set on another user’s source: 404, and theirs is unchanged', async () => {
+      const theirs = await created({ ...MQTT, orientation: SOUTH_EAST }, other.cookie);
+      expect((await put(theirs.id, { orientation: { tilt: 10, azimuth: 90 } }).expect(404)).body).toEqual(
+        NOT_FOUND,
+      );
+      expect((await get(theirs.id, '', other.cookie).expect(200)).body.orientation).toEqual(SOUTH_EAST);
+    });
+  });
+
   describe('PUT /api/sunsources/{id}', () => {
     it('changes every field of the update body', async () => {
       const [groupA, groupB] = [await createGroup('Group A'), await createGroup('Group B')];

@@ -11,6 +11,8 @@ export interface Site {
   capacityWatts: number | null;
   /** Usable battery energy in Wh, when known; the model may estimate it from history. */
   batteryCapacityWh: number | null;
+  /** The array as installed, when the owner gave it: used instead of an orientation inferred from the history. */
+  orientation?: { tilt: number; azimuth: number } | null;
 }
 
 /** One UTC hour of measured telemetry: averages of what the source sent in that hour. */
@@ -62,6 +64,8 @@ export type ServedChoice = 'learned' | 'baseline';
  * part only where its day-ahead RMSE there beat its baseline's, else the baseline. See
  * docs/forecasting.md.
  */
+export type OrientationSource = 'installed' | 'fitted' | 'assumed';
+
 export interface ServedModel {
   /** Solar with a weather forecast; baseline: the fitted physical model alone. */
   solar: ServedChoice;
@@ -69,8 +73,11 @@ export interface ServedModel {
   solarWithoutWeather: ServedChoice;
   /** Load; baseline: the profile (the same hour's mean over the last 14 days). */
   load: ServedChoice;
-  /** The array's orientation the forecast uses: fitted on clear days, or assumed with too few of them. */
-  orientation: { tilt: number; azimuth: number; source: 'fitted' | 'assumed' };
+  /**
+   * The array's orientation the forecast uses: as the owner installed it (`installed`), else fitted
+   * on clear days, or assumed with too few of them.
+   */
+  orientation: { tilt: number; azimuth: number; source: OrientationSource };
 }
 
 /** A trained model, serializable as JSON (stored per source in PostgreSQL). */

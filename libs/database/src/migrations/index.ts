@@ -15,6 +15,7 @@ import { AddCredentialDigests1765100000000 } from './1765100000000-add-credentia
 import { PairChangedHoursByGrouping1765200000000 } from './1765200000000-pair-changed-hours-by-grouping';
 import { LimitTelemetryStatistics1765300000000 } from './1765300000000-limit-telemetry-statistics';
 import { LimitTelemetryHourlyStatistics1765400000000 } from './1765400000000-limit-telemetry-hourly-statistics';
+import { AddArrayOrientation1765500000000 } from './1765500000000-add-array-orientation';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   PairChangedHoursByGrouping1765200000000,
   LimitTelemetryStatistics1765300000000,
   LimitTelemetryHourlyStatistics1765400000000,
+  AddArrayOrientation1765500000000,
 ];

@@ -11,6 +11,12 @@ export interface ConnectionDetails {
   webhookSecret: string | null;
 }
 
+/** The array as its owner installed it, degrees: tilt from horizontal, azimuth clockwise from north. */
+export interface ArrayOrientation {
+  tilt: number;
+  azimuth: number;
+}
+
 /** SunSourceDto: a Sun Source as its owner sees it, with its connection details. */
 export interface SunSourceView {
   id: string;
@@ -26,6 +32,8 @@ export interface SunSourceView {
   createdAt: string;
   updatedAt: string;
   installedCapacityWatts: number | null;
+  /** Only when the owner gave it: sources without one answer exactly as they did before it existed. */
+  orientation?: ArrayOrientation;
   currency: string;
   systemCost: number | null;
   maintenanceCostPerYear: number | null;
@@ -51,6 +59,9 @@ export function toSunSourceView(
     createdAt: source.createdAt.toISOString(),
     updatedAt: source.updatedAt.toISOString(),
     installedCapacityWatts: source.installedCapacityWatts,
+    ...(source.arrayTilt !== null && source.arrayAzimuth !== null
+      ? { orientation: { tilt: source.arrayTilt, azimuth: source.arrayAzimuth } }
+      : {}),
     currency: source.currency,
     systemCost: source.systemCost,
     maintenanceCostPerYear: source.maintenanceCostPerYear,

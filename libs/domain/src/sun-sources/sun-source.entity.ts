@@ -54,6 +54,14 @@ export class SunSourceEntity {
   @Column('double precision', { nullable: true })
   installedCapacityWatts!: number | null;
 
+  /** Degrees from horizontal, as the owner gave it; null with `arrayAzimuth` when not given. */
+  @Column('double precision', { nullable: true })
+  arrayTilt!: number | null;
+
+  /** Degrees clockwise from north (180 south), as the owner gave it. */
+  @Column('double precision', { nullable: true })
+  arrayAzimuth!: number | null;
+
   @Column('char', { length: 3 })
   currency!: string;
 

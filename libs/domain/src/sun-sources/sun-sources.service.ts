@@ -8,7 +8,7 @@ import { PowerGroupRepository } from '../power-groups/power-group.repository';
 import { generateMqttApiKey, generateWebhookSecret, webhookUrl } from './credentials';
 import { SourceAccessCache, SUN_SOURCE_NOT_FOUND } from './source-access-cache';
 import { SourceCredentials } from './source-credentials';
-import { SunSourceView, toSunSourceView } from './sun-source-view';
+import { ArrayOrientation, SunSourceView, toSunSourceView } from './sun-source-view';
 import { ConnectionType, SunSourceEntity } from './sun-source.entity';
 import { ScheduledSource, SunSourceFields, SunSourceRepository } from './sun-source.repository';
 
@@ -22,6 +22,7 @@ export interface NewSunSource {
   longitude?: number | null;
   webhookSecret?: string | null;
   installedCapacityWatts?: number | null;
+  orientation?: ArrayOrientation | null;
   currency?: string | null;
   initialKwhPrice?: number | null;
   systemCost?: number | null;
@@ -40,6 +41,7 @@ export interface SunSourceChanges {
   longitude?: number | null;
   regenerateMqttApiKey?: boolean;
   installedCapacityWatts?: number | null;
+  orientation?: ArrayOrientation | null;
   currency?: string;
   systemCost?: number | null;
   maintenanceCostPerYear?: number | null;
@@ -49,6 +51,11 @@ export interface SunSourceChanges {
 /** Out-of-range coordinates are stored as null, not rejected. */
 export function storedCoordinate(value: number | null | undefined, limit: 90 | 180): number | null {
   return value === null || value === undefined || Math.abs(value) > limit ? null : value;
+}
+
+/** The stored columns of an orientation: both angles, or neither. */
+function orientationFields(orientation: ArrayOrientation | null | undefined) {
+  return { arrayTilt: orientation?.tilt ?? null, arrayAzimuth: orientation?.azimuth ?? null };
 }
 
 /** Sun Sources, always through their owner. */
@@ -104,6 +111,7 @@ export class SunSourcesService {
       longitude: storedCoordinate(input.longitude, 180),
       isActive: true,
       installedCapacityWatts: input.installedCapacityWatts ?? null,
+      ...orientationFields(input.orientation),
       currency: input.currency ?? 'EUR',
       systemCost: input.systemCost ?? null,
       maintenanceCostPerYear: input.maintenanceCostPerYear ?? null,
@@ -135,12 +143,13 @@ export class SunSourcesService {
   async update(ownerId: string, id: string, changes: SunSourceChanges): Promise<SunSourceView> {
     const source = await this.findOwned(ownerId, id);
     if (changes.powerGroupId) await this.assertOwnGroup(ownerId, changes.powerGroupId);
-    const { regenerateMqttApiKey, latitude, longitude, ...plain } = changes;
+    const { regenerateMqttApiKey, latitude, longitude, orientation, ...plain } = changes;
     const fields: Partial<SunSourceFields> = Object.fromEntries(
       Object.entries(plain).filter(([, value]) => value !== undefined),
     );
     if (latitude !== undefined) fields.latitude = storedCoordinate(latitude, 90);
     if (longitude !== undefined) fields.longitude = storedCoordinate(longitude, 180);
+    if (orientation !== undefined) Object.assign(fields, orientationFields(orientation));
     if (regenerateMqttApiKey) {
       this.assertConnection(source, 'MQTT');
       Object.assign(fields, this.credentials.mqttApiKeyFields(id, generateMqttApiKey()));

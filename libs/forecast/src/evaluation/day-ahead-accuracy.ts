@@ -104,8 +104,8 @@ export function servedModelKind(model: TrainedModel | null): ForecastModelKind {
 
 /**
  * The array's clear-sky power (W) and daytime flags over `hours` UTC hours from `start` (ms): with
- * a usable trained model, its fitted array; else the physics-only baseline's (30° toward the
- * equator, performance ratio 0.8, the installed capacity) under the clear sky.
+ * a usable trained model, its array; else the physics-only baseline's (the installed orientation,
+ * else 30° toward the equator; performance ratio 0.8, the installed capacity) under the clear sky.
  */
 export function arrayClearSky(
   site: Site,

@@ -1,4 +1,4 @@
-import { baselineLoad } from './baseline';
+import { baselineLoad, baselineSolar } from './baseline';
 import { HOUR_MS } from './pv-physics';
 import { buildTimeline } from './timeline';
 
@@ -50,5 +50,37 @@ describe('baselineLoad, the load profile', () => {
       (day, hourOfDay) => (day < 11 && hourOfDay >= 8 ? 3000 : 10),
     );
     expect(baselineLoad(timeline, 14 * 24 + 3, 14 * 24)).toBe(0);
+  });
+});
+
+describe('baselineSolar, the physics-only solar', () => {
+  const site = { ...SITE, capacityWatts: 5000 };
+  const days = 3;
+  const weather = Array.from({ length: days * 24 }, (_, hour) => ({
+    hour: new Date(START + hour * HOUR_MS),
+    temperature: 25,
+    shortwaveRadiation: null,
+    cloudCover: 0,
+    weatherCode: 0,
+    uvIndex: null,
+    precipitation: 0,
+  }));
+  const timelineFor = (given: typeof site) =>
+    buildTimeline(given, [], weather, START, START + days * 24 * HOUR_MS);
+
+  it('faces the equator at 30° when the owner gave no orientation, and the installed array when given', () => {
+    const assumed = baselineSolar(site, timelineFor(site));
+    expect(baselineSolar({ ...site, orientation: { tilt: 30, azimuth: 180 } }, timelineFor(site))).toEqual(
+      assumed,
+    );
+
+    // A north-facing wall in a Konstanz January sees the sky, never the sun: far less, all day.
+    const wall = { ...site, orientation: { tilt: 90, azimuth: 0 } };
+    const timeline = timelineFor(wall);
+    const onWall = baselineSolar(wall, timeline);
+    const noon = 11;
+    expect(onWall[noon]).toBeGreaterThan(0);
+    expect(onWall[noon]).toBeLessThan(0.3 * assumed[noon]);
+    expect(onWall.every((power, hour) => power <= assumed[hour])).toBe(true);
   });
 });

@@ -9,9 +9,9 @@ import { cloudTransmission } from './weather-codes';
 /**
  * The physics-only baseline, for sources with no training data: nothing learned, nothing fitted.
  * Solar is the weather's GHI (or the clear sky dimmed by cloud cover or weather code, or by a
- * climatological 0.7 without any weather) on an equator-facing plane tilted 30°, times the
- * installed power and a performance ratio of 0.8, with a −0.4 %/K cell temperature derating; zero
- * whenever the clear sky is dark. Load is the mean of the same hour over the recent history or,
+ * climatological 0.7 without any weather) on the array as its owner installed it (else an
+ * equator-facing plane tilted 30°), times the installed power and a performance ratio of 0.8,
+ * with a −0.4 %/K cell temperature derating; zero whenever the clear sky is dark. Load is the mean of the same hour over the recent history or,
  * with none, a typical household day.
  */
 
@@ -32,7 +32,8 @@ export function baselineSolar(site: Site, timeline: Timeline): Float64Array {
     const transmission = cloudTransmission(timeline.cloudCover[hour], timeline.weatherCode[hour]);
     ghi[hour] = Number.isFinite(given) ? given : clear * (transmission ?? CLIMATOLOGICAL_CLEARNESS);
   }
-  const plane = planeOfArray(geometry, decompose(geometry, ghi), defaultOrientation(site.latitude));
+  const orientation = site.orientation ?? defaultOrientation(site.latitude);
+  const plane = planeOfArray(geometry, decompose(geometry, ghi), orientation);
   return plane.map((poa, hour) => {
     if (!(geometry.clearGhiMean[hour] > 0) || !(poa > 0)) return 0;
     const derate = cellDerating(poa, timeline.temperature[hour]);

@@ -84,6 +84,17 @@ describe('the model choice', () => {
     expect(model.metrics.solar_rmse).toBe(served.solar === 'learned' ? solar.rmse : solar.referenceRmse);
   });
 
+  it('uses the orientation the owner installed, and says so', () => {
+    const installed = { tilt: 25, azimuth: 170 };
+    const site = { ...SYNTHETIC_SITE, orientation: installed };
+    const given = trainForecaster({ site, history, weather, now: new Date(end) });
+    expect(given.servedModel!.orientation).toEqual({ ...installed, source: 'installed' });
+    const pv = (given.payload as ForecastPayload).pv;
+    expect([pv.orientation, pv.orientationSource]).toEqual([installed, 'installed']);
+    // The scale and coefficients are fitted for that plane, not the inferred one.
+    expect(pv.clearSkyScale).not.toBe(payload.pv.clearSkyScale);
+  });
+
   it('serves smart persistence for solar without weather when the history-only trees lost', () => {
     const withoutTrees: ForecastPayload = { ...payload, models: { ...payload.models, solarHistory: null } };
     const origin = end + DAY_HOURS * HOUR_MS;

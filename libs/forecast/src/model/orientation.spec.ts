@@ -28,6 +28,21 @@ describe('inferOrientation', () => {
     expect(Math.abs(fit.orientation.azimuth - SYNTHETIC_ORIENTATION.azimuth)).toBeLessThanOrEqual(12);
   });
 
+  it('takes the orientation the owner installed as it is, with the clear hours the scale is fitted on', () => {
+    const timeline = buildTimeline(SYNTHETIC_SITE, series.history, series.weather, START, end);
+    const installed = { tilt: 20, azimuth: 135 };
+    const inferred = inferOrientation(timeline, 4000);
+    const given = inferOrientation(timeline, 4000, timeline.hours, installed);
+    expect(given).toEqual({ ...inferred, orientation: installed, source: 'installed' });
+    // However few clear days the history holds.
+    const short = START + 3 * 86_400_000;
+    const young = buildTimeline(SYNTHETIC_SITE, series.history, series.weather, START, short);
+    expect(inferOrientation(young, 4000, young.hours, installed)).toMatchObject({
+      orientation: installed,
+      source: 'installed',
+    });
+  });
+
   it('assumes an equator-facing 30° plane with too few clear days', () => {
     const short = START + 3 * 86_400_000;
     const timeline = buildTimeline(SYNTHETIC_SITE, series.history, series.weather, START, short);

@@ -20,8 +20,11 @@ const isFiniteNumber = Number.isFinite;
 
 export interface OrientationFit {
   orientation: Orientation;
-  /** `weather`/`clear-sky`: inferred with that irradiance; `default`: too few clear days, assumed. */
-  source: 'weather' | 'clear-sky' | 'default';
+  /**
+   * `installed`: as the owner gave it; `weather`/`clear-sky`: inferred with that irradiance;
+   * `default`: too few clear days, assumed.
+   */
+  source: 'installed' | 'weather' | 'clear-sky' | 'default';
   clearDays: number;
   /** The clear-day hours used (empty for `default`). */
   clearHours: number[];
@@ -109,13 +112,28 @@ export function cellDerating(plane: number, air: number): number {
   return isFiniteNumber(air) ? max(0, 1 + TEMPERATURE_COEFFICIENT * (air + CELL_HEATING * plane - 25)) : 1;
 }
 
+/**
+ * The orientation and the clear-day hours the clear-sky scale is fitted on. An `installed`
+ * orientation is returned as it is, with the clear hours of the history, however few.
+ */
 export function inferOrientation(
   timeline: Timeline,
   maxPower: number,
   until = timeline.hours,
+  installed?: Orientation | null,
 ): OrientationFit {
   const { geometry, solar, shortwave, temperature } = timeline;
   const clear = clearDayHours(timeline, until);
+  const usable = (hours: number[]) =>
+    hours.filter((hour) => geometry.elevation[hour] >= 5 && solar[hour] < 0.97 * maxPower);
+  if (installed) {
+    return {
+      orientation: { tilt: installed.tilt, azimuth: installed.azimuth },
+      source: 'installed',
+      clearDays: clear.days,
+      clearHours: usable(clear.hours),
+    };
+  }
   if (clear.days < MIN_CLEAR_DAYS) {
     return {
       orientation: defaultOrientation(geometry.latitude),
@@ -124,7 +142,7 @@ export function inferOrientation(
       clearHours: [],
     };
   }
-  const used = clear.hours.filter((hour) => geometry.elevation[hour] >= 5 && solar[hour] < 0.97 * maxPower);
+  const used = usable(clear.hours);
   const withWeather = used.filter((hour) => isFiniteNumber(shortwave[hour])).length;
   const source = withWeather >= 0.9 * used.length ? 'weather' : 'clear-sky';
   const ghi = source === 'weather' ? shortwave : geometry.clearGhiMean;

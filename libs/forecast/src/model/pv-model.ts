@@ -1,4 +1,4 @@
-import { inferOrientation } from './orientation';
+import { inferOrientation, OrientationFit } from './orientation';
 import { decompose, Orientation, planeOfArray } from './pv-physics';
 import { Timeline } from './timeline';
 
@@ -16,7 +16,7 @@ const isFiniteNumber = Number.isFinite;
  */
 export interface PvModel {
   orientation: Orientation;
-  orientationSource: 'weather' | 'clear-sky' | 'default';
+  orientationSource: OrientationFit['source'];
   clearDays: number;
   /** W per W/m² of clear-sky (Haurwitz) plane irradiance, fitted on clear days: the clear-sky power. */
   clearSkyScale: number;
@@ -90,16 +90,18 @@ function robustLeastSquares(rows: number[][], targets: number[]): number[] | nul
 
 /**
  * Fits orientation and coefficients on the hours before `until`. `fallbackScale` (W per W/m²) is
- * used when the history has no solar power to fit a clear-sky scale on.
+ * used when the history has no solar power to fit a clear-sky scale on. An `installed`
+ * orientation is taken as it is, instead of the one the history suggests.
  */
 export function fitPvModel(
   timeline: Timeline,
   maxPower: number,
   fallbackScale: number,
   until = timeline.hours,
+  installed?: Orientation | null,
 ): PvModel {
   const { geometry, solar, shortwave, temperature } = timeline;
-  const fit = inferOrientation(timeline, maxPower, until);
+  const fit = inferOrientation(timeline, maxPower, until, installed);
   const clearPlane = planeOfArray(geometry, decompose(geometry, geometry.clearGhiMean), fit.orientation);
 
   let clearSkyScale = fallbackScale;

@@ -1,4 +1,11 @@
-import { ModelMetrics, ServedChoice, ServedModel, TrainedModel, TrainingInput } from '../forecaster';
+import {
+  ModelMetrics,
+  OrientationSource,
+  ServedChoice,
+  ServedModel,
+  TrainedModel,
+  TrainingInput,
+} from '../forecaster';
 import { baselineLoad, DEFAULT_CAPACITY_WATTS, loadLevel } from './baseline';
 import { estimateBatteryCapacity } from './battery';
 import {
@@ -11,7 +18,7 @@ import {
 } from './features';
 import { BoostedModel, BoostingParams, Dataset, fitBoosted, predictBoosted } from './gradient-boosting';
 import { ForecastPayload, MODEL_VERSION, ValidationSummary } from './model-payload';
-import { fitPvModel } from './pv-model';
+import { fitPvModel, PvModel } from './pv-model';
 import { HOUR_MS } from './pv-physics';
 import { buildTimeline, historySpan, hourFloor } from './timeline';
 
@@ -43,6 +50,14 @@ import { buildTimeline, historySpan, hourFloor } from './timeline';
  * forecasts the next (docs/performance.md, "Forecast accuracy").
  */
 export const TRAINING_DAYS = 365;
+
+/** Where the served orientation came from, as the model info names it. */
+const ORIENTATION_SOURCES: Record<PvModel['orientationSource'], OrientationSource> = {
+  installed: 'installed',
+  weather: 'fitted',
+  'clear-sky': 'fitted',
+  default: 'assumed',
+};
 
 const VALIDATION_SHARE = 0.15;
 const DAY_MS = 86_400_000;
@@ -278,8 +293,14 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
   const capacity = siteCapacity ?? (maxObserved > 0 ? maxObserved : DEFAULT_CAPACITY_WATTS);
   const maxPower = siteCapacity ?? (maxObserved > 0 ? 1.1 * maxObserved : DEFAULT_CAPACITY_WATTS);
 
-  // Without any solar history this is the default orientation and nominal scale (no solar trees follow).
-  const pv = fitPvModel(timeline, maxPower, (capacity * PERFORMANCE_RATIO) / 1000);
+  // Without any solar history: the installed (else the default) orientation and the nominal scale.
+  const pv = fitPvModel(
+    timeline,
+    maxPower,
+    (capacity * PERFORMANCE_RATIO) / 1000,
+    timeline.hours,
+    site.orientation,
+  );
   report(15);
 
   const models: Record<FeatureSet, BoostedModel | null> = {
@@ -378,7 +399,7 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
     orientation: {
       tilt: pv.orientation.tilt,
       azimuth: pv.orientation.azimuth,
-      source: pv.orientationSource === 'default' ? 'assumed' : 'fitted',
+      source: ORIENTATION_SOURCES[pv.orientationSource],
     },
   };
 

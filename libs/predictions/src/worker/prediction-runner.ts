@@ -277,7 +277,12 @@ function siteOf(source: SunSourceView): Site {
   const coordinates = coordinatesOf(source);
   // Checked when the job was asked for; the owner may have cleared them since.
   if (!coordinates) throw new PredictionJobError(SOURCE_NEEDS_COORDINATES);
-  return { ...coordinates, capacityWatts: source.installedCapacityWatts, batteryCapacityWh: null };
+  return {
+    ...coordinates,
+    capacityWatts: source.installedCapacityWatts,
+    batteryCapacityWh: null,
+    orientation: source.orientation ?? null,
+  };
 }
 
 function trainedAtOf(model: TrainedModel | null): Date | null {

@@ -1,5 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DailyForecastPoint, HourlyForecastPoint, ModelMetrics, ServedModel } from '@solar/forecast';
+import {
+  DailyForecastPoint,
+  HourlyForecastPoint,
+  ModelMetrics,
+  OrientationSource,
+  ServedModel,
+} from '@solar/forecast';
 import { PredictionJobView, PredictionResult } from '@solar/predictions';
 
 /** Training metrics on a time-ordered hold-out (both forms). */
@@ -21,10 +27,12 @@ export class ServedOrientationDto {
   @ApiProperty({ description: 'Degrees from the horizontal' }) tilt!: number;
   @ApiProperty({ description: 'Degrees from north, clockwise (180: facing south)' }) azimuth!: number;
   @ApiProperty({
-    enum: ['fitted', 'assumed'],
-    description: 'fitted on clear days of the history; assumed (30° facing the equator) with too few of them',
+    enum: ['installed', 'fitted', 'assumed'],
+    description:
+      'installed: the source’s own orientation, as its owner gave it; fitted on clear days of the history; ' +
+      'assumed (30° facing the equator) with too few of them',
   })
-  source!: 'fitted' | 'assumed';
+  source!: OrientationSource;
 }
 
 /**

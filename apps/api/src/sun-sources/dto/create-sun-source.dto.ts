@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { CONNECTION_TYPES, ConnectionType } from '@solar/domain';
 import {
   CurrencyCode,
@@ -14,6 +26,25 @@ const FINITE = { allowNaN: false, allowInfinity: false };
 export const MAX_MONEY = 999_999_999_999.99;
 /** The largest value of the `numeric(12, 6)` price column. */
 export const MAX_KWH_PRICE = 999_999.999999;
+
+/** The array as installed: both angles or none. */
+export class ArrayOrientationDto {
+  @ApiProperty({ minimum: 0, maximum: 90, description: 'Degrees from horizontal: 0 flat, 90 vertical' })
+  @IsNumber(FINITE)
+  @Min(0)
+  @Max(90)
+  tilt!: number;
+
+  @ApiProperty({
+    minimum: 0,
+    maximum: 360,
+    description: 'Degrees clockwise from north the array faces: 90 east, 180 south, 270 west',
+  })
+  @IsNumber(FINITE)
+  @Min(0)
+  @Max(360)
+  azimuth!: number;
+}
 
 export class CreateSunSourceDto {
   @ApiProperty({ maxLength: 200 })
@@ -80,6 +111,19 @@ export class CreateSunSourceDto {
   @IsNumber(FINITE)
   @Min(0)
   installedCapacityWatts?: number | null;
+
+  @ApiPropertyOptional({
+    type: ArrayOrientationDto,
+    nullable: true,
+    description:
+      'The array as installed. Given, the forecast uses it; absent, the forecast infers the orientation from ' +
+      'the history (or assumes 30° facing the equator). Returned only when set; null clears it.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ArrayOrientationDto)
+  orientation?: ArrayOrientationDto | null;
 
   @ApiPropertyOptional({ default: 'EUR', description: 'ISO 4217 code' })
   @IsOptional()

@@ -1,5 +1,12 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { CONNECTION_TYPES, ConnectionDetails, ConnectionType, SunSourceView } from '@solar/domain';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayOrientation,
+  CONNECTION_TYPES,
+  ConnectionDetails,
+  ConnectionType,
+  SunSourceView,
+} from '@solar/domain';
+import { ArrayOrientationDto } from './create-sun-source.dto';
 
 export class ConnectionDetailsDto implements ConnectionDetails {
   @ApiProperty({ type: String, nullable: true }) mqttBrokerHost!: string | null;
@@ -28,6 +35,11 @@ export class SunSourceDto implements SunSourceView {
   @ApiProperty() createdAt!: string;
   @ApiProperty() updatedAt!: string;
   @ApiProperty({ type: Number, nullable: true }) installedCapacityWatts!: number | null;
+  @ApiPropertyOptional({
+    type: ArrayOrientationDto,
+    description: 'The array as installed; absent when not set',
+  })
+  orientation?: ArrayOrientation;
   @ApiProperty({ example: 'EUR' }) currency!: string;
   @ApiProperty({ type: Number, nullable: true }) systemCost!: number | null;
   @ApiProperty({ type: Number, nullable: true }) maintenanceCostPerYear!: number | null;
