@@ -43,9 +43,11 @@ const BENCH_DEFINITIONS = [
   'setting (a) gives the model the measured GHI and temperature of the forecast days as a perfect weather forecast',
   '  (only with GHI in the input); setting (b) gives it no weather at all',
   ...SOLAR_ACCURACY_DEFINITIONS,
-  'clear-sky power here: the array’s orientation as the model inferred it from the training days, Haurwitz clear sky',
-  'base = the physics-only baseline: `forecast` without a model (30° equator-facing, PR 0.8, the given capacity)',
-  'phys = the fitted physical model alone (inferred orientation, 3 coefficients, no trees), setting (a) only',
+  'clear-sky power here: the array’s orientation as the model has it (inferred from the training days, or --installed',
+  '  with --use-installed), Haurwitz clear sky',
+  'base = the physics-only baseline: `forecast` without a model (30° equator-facing, or --installed with --use-installed;',
+  '  PR 0.8, the given capacity)',
+  'phys = the fitted physical model alone (the model’s orientation, 3 coefficients, no trees), setting (a) only',
   'load is scored over all hours, in W; SaY = same-as-yesterday load: the same hour of the last day with data (≤ 7 days back)',
 ];
 
@@ -130,6 +132,7 @@ function run(options: BenchOptions): void {
       longitude: options.longitude,
       capacityWatts: capacity,
       batteryCapacityWh: null,
+      orientation: options.useInstalled ? options.installed : null,
     },
     timeZone: site.timeZone,
     solar: site.solar,
@@ -156,7 +159,8 @@ function run(options: BenchOptions): void {
     weatherNrmse: null,
     historySkill: null,
     loadSkill: null,
-    inferred: orientationOf('weather') ?? orientationOf('history'),
+    // An orientation given to the model (--use-installed) is not inferred: nothing to check.
+    inferred: options.useInstalled ? null : (orientationOf('weather') ?? orientationOf('history')),
     installed: options.installed,
   };
   for (const setting of result.settings) {

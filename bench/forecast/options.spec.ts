@@ -142,4 +142,16 @@ describe('parseOptions', () => {
     expect(usageError('--retrain', 'weekly')).toBe('--retrain wants none or monthly, got weekly');
     expect(usageError('--plot-week', 'June')).toMatch(/--plot-week wants a date/);
   });
+
+  it('gives the model the installed orientation only when asked, and only with one', () => {
+    const csv = ['--csv', 'site.csv', '--capacity', '3.5kW', ...SITE];
+    expect(options(...csv, '--installed', '45/158')).toMatchObject({
+      installed: { tilt: 45, azimuth: 158 },
+      useInstalled: false,
+    });
+    expect(options(...csv, '--installed', '45/158', '--use-installed').useInstalled).toBe(true);
+    expect(usageError(...csv, '--use-installed')).toBe(
+      '--use-installed gives the model the orientation of --installed TILT/AZIMUTH: give it too',
+    );
+  });
 });

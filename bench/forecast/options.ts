@@ -104,6 +104,12 @@ const GROUPS: OptionGroup[] = [
         defaultText: 'none: the orientation target is not checked',
         help: 'the array as installed, degrees (azimuth from north, 180 south), e.g. 45/158: the inferred orientation is checked against it',
       },
+      {
+        name: 'use-installed',
+        type: 'boolean',
+        defaultText: 'off: the model infers the orientation from the training days',
+        help: 'give the model --installed as the source’s own orientation, as an owner who set it does: it is used as it is, and the orientation target is not checked',
+      },
     ],
   },
   {
@@ -274,6 +280,8 @@ export interface BenchOptions {
   timeTraining: boolean;
   /** The array as installed, when given: the orientation target is checked against it. */
   installed: { tilt: number; azimuth: number } | null;
+  /** The model is given `installed` as the source's orientation instead of inferring one. */
+  useInstalled: boolean;
 }
 
 export type ParsedCommand = { help: true } | { help: false; options: BenchOptions };
@@ -405,6 +413,11 @@ export function parseOptions(argv: string[]): ParsedCommand {
       timeZone: zone,
     };
   }
+  const useInstalled = Boolean(flags['use-installed']);
+  if (useInstalled && text('installed') === undefined)
+    throw new UsageError(
+      '--use-installed gives the model the orientation of --installed TILT/AZIMUTH: give it too',
+    );
   const plotWeek = text('plot-week') ?? null;
   if (plotWeek !== null && !/^\d{4}-\d{2}-\d{2}$/.test(plotWeek))
     throw new UsageError(`--plot-week wants a date, YYYY-MM-DD, got ${plotWeek}`);
@@ -426,6 +439,7 @@ export function parseOptions(argv: string[]): ParsedCommand {
       plotWeek,
       timeTraining: Boolean(flags['time-training']),
       installed: orientation(text('installed')),
+      useInstalled,
     },
   };
 }
