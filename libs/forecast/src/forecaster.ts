@@ -59,13 +59,14 @@ export interface ModelMetrics {
 /** Which forecast a learner's hold-out earned: its trees, or the baseline it had to beat. */
 export type ServedChoice = 'learned' | 'baseline';
 
+/** Where a forecast's array orientation comes from: the owner, the history, or an assumption. */
+export type OrientationSource = 'installed' | 'fitted' | 'assumed';
+
 /**
  * What a trained model serves, decided on the hold-out (the last 15 % of the history): a learned
  * part only where its day-ahead RMSE there beat its baseline's, else the baseline. See
  * docs/forecasting.md.
  */
-export type OrientationSource = 'installed' | 'fitted' | 'assumed';
-
 export interface ServedModel {
   /** Solar with a weather forecast; baseline: the fitted physical model alone. */
   solar: ServedChoice;
