@@ -7,7 +7,7 @@ const { abs, floor, max } = Math;
 const isFiniteNumber = Number.isFinite;
 
 /**
- * The array's effective orientation, inferred from its history (sources carry none): the tilt and
+ * The array's effective orientation, inferred from its history (unless its owner gave one): the tilt and
  * azimuth whose clear-day irradiance on the plane best matches the shape of the measured power on
  * clear days. Clear days are found in the power itself: complete, single-peaked, and producing at
  * least 85 % of the best ratio to clear-sky irradiance within ±15 days. On those days the plane's
