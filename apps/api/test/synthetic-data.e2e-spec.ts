@@ -197,6 +197,21 @@ describe('synthetic telemetry /api/sunsourcedata/debug', () => {
       expect(again.body.generated).toBeLessThanOrEqual(1);
       expect(await rows(id)).toHaveLength(POINTS + (again.body.generated as number));
     });
+    it('simulates the array as its owner installed it: steep and facing north, it yields far less', async () => {
+      const north = await createSource(admin, {
+        ...BOULDER,
+        installedCapacityWatts: 6_000,
+        orientation: { tilt: 60, azimuth: 0 },
+      });
+      await generate(north).expect(200);
+      const energy = (series: Row[]) => series.reduce((sum, row) => sum + (row.solar_power as number), 0);
+      const northRows = await rows(north);
+      expect(northRows).toHaveLength(POINTS);
+      // 30 days of other clouds (the seed is the source's id), in any season: the sun stays behind it.
+      expect(energy(northRows)).toBeGreaterThan(0);
+      expect(energy(northRows)).toBeLessThan(0.75 * energy(stored));
+    });
+
     it('a live generator started afterwards continues the stored series', async () => {
       const before = await rows(id);
       const last = before.at(-1)!;

@@ -9,6 +9,7 @@ import {
   MAX_BATTERY_VOLTAGE,
   MIN_BATTERY_VOLTAGE,
   resolveSystem,
+  solarPowerAt,
   SyntheticDevice,
   SyntheticReading,
   syntheticSeries,
@@ -53,6 +54,14 @@ const SYSTEMS: Array<{ label: string } & Omit<SyntheticSeriesOptions, 'start' | 
     capacityWatts: 250_000,
     batteryCapacityWh: 500_000,
     seed: 5,
+  },
+  {
+    label: 'Munich, 4 kW facing east at 60°',
+    latitude: 48.14,
+    longitude: 11.58,
+    capacityWatts: 4_000,
+    orientation: { tilt: 60, azimuth: 100 },
+    seed: 7,
   },
   {
     label: 'date line, 200 W',
@@ -351,5 +360,36 @@ describe('syntheticSeries', () => {
 
   it('refuses a step that is not positive', () => {
     expect(() => syntheticSeries({ ...THIRTY_DAYS, stepMinutes: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('solarPowerAt on an array as installed', () => {
+  const BERLIN_DECEMBER = Date.parse('2025-12-10T00:00:00Z');
+  const instants = Array.from({ length: 288 }, (_, step) => BERLIN_DECEMBER + step * STEP_MS);
+  const powers = (orientation: { tilt: number; azimuth: number } | null) => {
+    const system = resolveSystem({ seed: 11, orientation });
+    return instants.map((at) => solarPowerAt(system, at));
+  };
+  const energy = (series: number[]) => series.reduce((sum, power) => sum + power, 0) * HOURS_PER_STEP;
+  const peakAt = (series: number[]) => instants[series.indexOf(Math.max(...series))];
+
+  it('gives flat panels the horizontal irradiance, as without an orientation', () => {
+    const flat = powers({ tilt: 0, azimuth: 180 });
+    powers(null).forEach((power, index) => expect(flat[index]).toBeCloseTo(power, 6));
+  });
+
+  it('follows the sun the panels face: more in a Berlin winter facing south, less facing north', () => {
+    const flat = energy(powers(null));
+    expect(flat).toBeGreaterThan(0);
+    expect(energy(powers({ tilt: 45, azimuth: 180 }))).toBeGreaterThan(1.2 * flat);
+    expect(energy(powers({ tilt: 45, azimuth: 0 }))).toBeLessThan(0.8 * flat);
+  });
+
+  it('peaks in the morning facing east and in the afternoon facing west', () => {
+    const east = peakAt(powers({ tilt: 60, azimuth: 90 }));
+    const west = peakAt(powers({ tilt: 60, azimuth: 270 }));
+    // Solar noon in Berlin (13.4° E) is near 11:06 UTC in December.
+    expect(new Date(east).getUTCHours()).toBeLessThan(11);
+    expect(new Date(west).getUTCHours()).toBeGreaterThanOrEqual(11);
   });
 });

@@ -30,7 +30,7 @@ const HEARTBEAT_TIMEOUT_MS = 3 * LIVE_INTERVAL_MS;
 interface LiveRun {
   sunSourceId: string;
   runId: string;
-  source: Pick<SunSourceView, 'latitude' | 'longitude' | 'installedCapacityWatts'>;
+  source: Pick<SunSourceView, 'latitude' | 'longitude' | 'installedCapacityWatts' | 'orientation'>;
   device?: SyntheticDevice;
   /** Timestamp of the last message sent (ms), so the next one is at least 10 s later. */
   lastAt?: number;
@@ -204,11 +204,14 @@ export class SyntheticTelemetryService implements OnModuleDestroy {
   }
 }
 
-function systemOf(source: Pick<SunSourceView, 'latitude' | 'longitude' | 'installedCapacityWatts'>) {
+function systemOf(
+  source: Pick<SunSourceView, 'latitude' | 'longitude' | 'installedCapacityWatts' | 'orientation'>,
+) {
   return {
     latitude: source.latitude,
     longitude: source.longitude,
     capacityWatts: source.installedCapacityWatts,
+    orientation: source.orientation ?? null,
   };
 }
 
