@@ -1,9 +1,13 @@
+import type { Orientation } from './model/pv-physics';
+
+export type { Orientation };
+
 /**
  * The contract between the forecasting model (`./model`) and the code that runs it (jobs, api,
  * scheduler). Plain data in and out: the model never touches a database, a queue or a clock.
  */
 
-/** What the model knows of an installation. Sources carry no panel orientation: it is inferred. */
+/** What the model knows of an installation. Without the owner's orientation, it is inferred. */
 export interface Site {
   latitude: number;
   longitude: number;
@@ -12,7 +16,7 @@ export interface Site {
   /** Usable battery energy in Wh, when known; the model may estimate it from history. */
   batteryCapacityWh: number | null;
   /** The array as installed, when the owner gave it: used instead of an orientation inferred from the history. */
-  orientation?: { tilt: number; azimuth: number } | null;
+  orientation?: Orientation | null;
 }
 
 /** One UTC hour of measured telemetry: averages of what the source sent in that hour. */

@@ -1,4 +1,4 @@
-import { clearSkyGhi, solarPosition } from '@solar/forecast';
+import { clearSkyGhi, Orientation, solarPosition } from '@solar/forecast';
 import { TelemetryValues } from '@solar/telemetry';
 import { hashUniform, valueNoise } from './synthetic-noise';
 
@@ -63,19 +63,13 @@ enum Channel {
   InitialTotals,
 }
 
-/** An array's tilt from horizontal and azimuth clockwise from north, degrees. */
-export interface SyntheticOrientation {
-  tilt: number;
-  azimuth: number;
-}
-
 export interface SyntheticSystemOptions {
   latitude?: number | null;
   longitude?: number | null;
   capacityWatts?: number | null;
   batteryCapacityWh?: number | null;
   /** The array as installed; without one the panels lie flat. */
-  orientation?: SyntheticOrientation | null;
+  orientation?: Orientation | null;
   seed?: number;
 }
 
@@ -107,7 +101,7 @@ export interface SyntheticSystem {
   capacityWatts: number;
   batteryCapacityWh: number;
   /** Null: flat panels, which see the horizontal irradiance. */
-  orientation: SyntheticOrientation | null;
+  orientation: Orientation | null;
   seed: number;
   /** Local time, approximated from the longitude: round(longitude / 15) hours ahead of UTC. */
   utcOffsetHours: number;
@@ -208,7 +202,7 @@ const MIN_BEAM_COS_ZENITH = Math.sin((5 * Math.PI) / 180);
  */
 function tiltedIrradiance(
   system: SyntheticSystem,
-  { tilt, azimuth }: SyntheticOrientation,
+  { tilt, azimuth }: Orientation,
   at: number,
   ghi: number,
   transmission: number,

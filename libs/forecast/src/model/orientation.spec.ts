@@ -32,12 +32,12 @@ describe('inferOrientation', () => {
     const timeline = buildTimeline(SYNTHETIC_SITE, series.history, series.weather, START, end);
     const installed = { tilt: 20, azimuth: 135 };
     const inferred = inferOrientation(timeline, 4000);
-    const given = inferOrientation(timeline, 4000, timeline.hours, installed);
+    const given = inferOrientation(timeline, 4000, installed);
     expect(given).toEqual({ ...inferred, orientation: installed, source: 'installed' });
     // However few clear days the history holds.
     const short = START + 3 * 86_400_000;
     const young = buildTimeline(SYNTHETIC_SITE, series.history, series.weather, START, short);
-    expect(inferOrientation(young, 4000, young.hours, installed)).toMatchObject({
+    expect(inferOrientation(young, 4000, installed)).toMatchObject({
       orientation: installed,
       source: 'installed',
     });

@@ -119,8 +119,8 @@ export function cellDerating(plane: number, air: number): number {
 export function inferOrientation(
   timeline: Timeline,
   maxPower: number,
-  until = timeline.hours,
   installed?: Orientation | null,
+  until = timeline.hours,
 ): OrientationFit {
   const { geometry, solar, shortwave, temperature } = timeline;
   const clear = clearDayHours(timeline, until);

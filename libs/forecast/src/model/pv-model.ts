@@ -97,11 +97,11 @@ export function fitPvModel(
   timeline: Timeline,
   maxPower: number,
   fallbackScale: number,
-  until = timeline.hours,
   installed?: Orientation | null,
+  until = timeline.hours,
 ): PvModel {
   const { geometry, solar, shortwave, temperature } = timeline;
-  const fit = inferOrientation(timeline, maxPower, until, installed);
+  const fit = inferOrientation(timeline, maxPower, installed, until);
   const clearPlane = planeOfArray(geometry, decompose(geometry, geometry.clearGhiMean), fit.orientation);
 
   let clearSkyScale = fallbackScale;

@@ -294,13 +294,7 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
   const maxPower = siteCapacity ?? (maxObserved > 0 ? 1.1 * maxObserved : DEFAULT_CAPACITY_WATTS);
 
   // Without any solar history: the installed (else the default) orientation and the nominal scale.
-  const pv = fitPvModel(
-    timeline,
-    maxPower,
-    (capacity * PERFORMANCE_RATIO) / 1000,
-    timeline.hours,
-    site.orientation,
-  );
+  const pv = fitPvModel(timeline, maxPower, (capacity * PERFORMANCE_RATIO) / 1000, site.orientation);
   report(15);
 
   const models: Record<FeatureSet, BoostedModel | null> = {
