@@ -213,6 +213,20 @@ describe('parsePlainCsv: columns and values', () => {
     expect(parseError(csv({ value: () => 'abc' }))).toMatch(/line 2: pv_power_w "abc" is not a number/);
   });
 
+  it('reads semicolon or tab separated files, with decimal commas or points', () => {
+    const lines = ['timestamp;PV (W);Load (W);Temperature (°C)'];
+    for (let at = START; at < START + 31 * 24 * HOUR_MS; at += HOUR_MS)
+      lines.push(`${new Date(at).toISOString()};1234,5;-2;7.25`);
+    const semicolons = `${lines.join('\n')}\n`;
+    const series = parsePlainCsv(semicolons, UTC);
+    expect(series.pv!.get(START)).toBe(1234.5);
+    expect(series.load!.get(START)).toBe(0);
+    expect(series.temperature!.get(START)).toBe(7.25);
+    const tabs = semicolons.replace(/;/g, '\t');
+    expect(parsePlainCsv(tabs, UTC).pv!.get(START)).toBe(1234.5);
+    expect(parseError(semicolons.replace(/1234,5/g, '1.234,5'))).toMatch(/"1\.234,5" is not a number/);
+  });
+
   it('reads empty cells as missing', () => {
     const series = parsePlainCsv(csv({ value: (at) => (at === START ? '' : '5') }), UTC);
     expect(series.pv!.has(START)).toBe(false);

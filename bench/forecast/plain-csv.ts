@@ -5,7 +5,8 @@ import type { HourlySeries } from './data-files';
 import { fixedOffsetZone, wallTimeInstants } from './time-zones';
 
 /**
- * The plain CSV layout: a header row, then one row per interval.
+ * The plain CSV layout: a header row, then one row per interval, comma separated (or semicolon
+ * or tab separated, with decimal commas or points).
  *
  * - A timestamp column, ISO 8601 (`2025-06-01T12:00:00+02:00`, `2025-06-01 10:00Z`; seconds and
  *   fractions optional). A stamp without an offset is wall-clock time in the zone the caller
@@ -114,8 +115,18 @@ interface Sample {
   values: Record<Exclude<Role, 'time'>, number>;
 }
 
-function cells(line: string): string[] {
-  return line.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
+/**
+ * What separates the cells: a comma, or a semicolon (or tab) where the header has no comma, as
+ * spreadsheets write CSV in locales whose decimal mark is the comma; numbers then take either mark.
+ */
+function delimiterOf(header: string): ',' | ';' | '\t' {
+  if (header.includes(',')) return ',';
+  if (header.includes(';')) return ';';
+  return header.includes('\t') ? '\t' : ',';
+}
+
+function cells(line: string, delimiter: string): string[] {
+  return line.split(delimiter).map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
 }
 
 function findColumns(names: string[], source: string): Partial<Record<Role, number>> {
@@ -201,9 +212,9 @@ function parseStamp(
   return { at, offset: null };
 }
 
-function parseValue(text: string | undefined, where: string, column: string): number {
+function parseValue(text: string | undefined, where: string, column: string, decimalComma: boolean): number {
   if (text === undefined || text === '' || /^(nan|null|na|n\/a|-)$/i.test(text)) return NaN;
-  const value = Number(text);
+  const value = Number(decimalComma && /^[+-]?\d*,\d+$/.test(text) ? text.replace(',', '.') : text);
   if (!Number.isFinite(value)) throw new DataError(`${where}: ${column} "${text}" is not a number`);
   return value;
 }
@@ -253,7 +264,8 @@ function hourlyMeans(samples: Sample[], role: Exclude<Role, 'time'>, interval: n
 /** Reads the plain layout from text; `source` names it in messages (a path). */
 export function parsePlainCsv(text: string, options: PlainCsvOptions, source = 'input'): PlainCsvSeries {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const names = cells(lines[0] ?? '');
+  const delimiter = delimiterOf(lines[0] ?? '');
+  const names = cells(lines[0] ?? '', delimiter);
   const index = findColumns(names, source);
   const roles = (['pv', 'load', 'ghi', 'temperature'] as const).filter((role) => index[role] !== undefined);
   const samples: Sample[] = [];
@@ -265,7 +277,7 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
     const line = lines[number - 1];
     if (line.trim() === '') continue;
     const where = `${source} line ${number}`;
-    const row = cells(line);
+    const row = cells(line, delimiter);
     const stamp = row[index.time!];
     if (!stamp) throw new DataError(`${where}: no timestamp`);
     const { at, offset } = parseStamp(stamp, where, options.timeZone, previous);
@@ -280,7 +292,7 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
       );
     const values = { pv: NaN, load: NaN, ghi: NaN, temperature: NaN };
     for (const role of roles) {
-      let value = parseValue(row[index[role]!], where, names[index[role]!]);
+      let value = parseValue(row[index[role]!], where, names[index[role]!], delimiter !== ',');
       if (role !== 'temperature' && value < 0) {
         clipped[role]++;
         value = 0;
