@@ -237,8 +237,9 @@ export const HELP = [
   'persistence and the physics-only baseline; prints the metrics and their definitions, writes plots.',
   '',
   ...GROUPS.flatMap((group) => [`${group.title}:`, ...group.options.map(optionLine), '']),
-  'Plain CSV layout (--csv): a header row, then one row per interval. Column names ignore case, spaces',
-  'and punctuation (PV Power (W) is pv_power_w).',
+  'Plain CSV layout (--csv): a header row, then one row per interval, comma separated (or semicolons or',
+  'tabs, and then decimal commas or points). Column names ignore case, spaces and punctuation (PV Power',
+  '(W) is pv_power_w).',
   column(
     'timestamp',
     'time',
@@ -246,6 +247,11 @@ export const HELP = [
   ),
   column('PV power', 'pv', 'W, optional if there is load'),
   column('load power', 'load', 'W, optional if there is PV'),
+  wrapped(
+    '',
+    'PV or load in kW, or as energy per interval in Wh or kWh: the unit in place of _w (pv_kw, pv_wh, pv_energy_kwh, consumption_kwh)',
+    15,
+  ),
   column('GHI', 'ghi', 'W/m², optional'),
   column('temperature', 'temperature', '°C, optional'),
   '  Any regular interval from 1 min to 1 h (missing rows are fine); a value is the mean over its',

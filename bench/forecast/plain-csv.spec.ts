@@ -157,6 +157,21 @@ describe('parsePlainCsv: time stamps', () => {
     expect(series.commonOffsetZone).toBeNull();
   });
 
+  it('drops rows of the wall-clock hour skipped in spring, as loggers on a fixed grid write them', () => {
+    const lines = ['timestamp,pv_w'];
+    const firstDay = Date.UTC(2025, 2, 1);
+    for (let day = 0; day < 40; day++)
+      for (let minutes = 0; minutes < 24 * 60; minutes += 15) {
+        const wall = new Date(firstDay + day * 24 * HOUR_MS + minutes * MINUTE_MS).toISOString();
+        lines.push(`${wall.slice(0, 10)} ${wall.slice(11, 16)},100`);
+      }
+    const series = parsePlainCsv(lines.join('\n'), { timeZone: 'Europe/Berlin', stamps: 'start' });
+    expect(series.skippedWallTimes).toBe(4);
+    // 2025-03-30 02:00–02:45 do not exist in Berlin: the clock goes from 01:59 CET to 03:00 CEST.
+    expect(series.pv!.size).toBe(40 * 24 - 1);
+    expect([...series.pv!.values()].every((value) => value === 100)).toBe(true);
+  });
+
   it('refuses a stamp without an offset when no time zone is given, naming the option', () => {
     const text = csv({ stamp: (at) => new Date(at).toISOString().slice(0, 16) });
     expect(parseError(text)).toMatch(
@@ -203,8 +218,30 @@ describe('parsePlainCsv: columns and values', () => {
     expect(series.load!.size).toBe(31 * 24);
   });
 
-  it('refuses kW columns, a file with neither PV nor load, two PV columns and text for a number', () => {
-    expect(parseError(csv({ header: 'timestamp,pv_kw' }))).toMatch(/"pv_kw" looks like kW.*in W/);
+  it('turns kW, and energy per interval in Wh or kWh, into mean power in W', () => {
+    const kilowatts = parsePlainCsv(csv({ header: 'timestamp,PV (kW)', value: () => '1.5' }), UTC);
+    expect(kilowatts.units).toEqual({ pv: 'kW', load: 'W' });
+    expect(kilowatts.pv!.get(START)).toBe(1500);
+    const halfHours = csv({
+      header: 'timestamp,pv_energy_kwh,consumption_Wh',
+      minutes: 30,
+      value: () => '0.75,120',
+    });
+    const energy = parsePlainCsv(halfHours, UTC);
+    expect(energy.units).toEqual({ pv: 'kWh', load: 'Wh' });
+    expect(energy.pv!.get(START)).toBe(1500);
+    expect(energy.load!.get(START)).toBe(240);
+    const quarters = parsePlainCsv(
+      csv({ header: 'timestamp,load_kwh', minutes: 15, value: () => '0.1' }),
+      UTC,
+    );
+    expect(quarters.load!.get(START)).toBeCloseTo(400, 9);
+  });
+
+  it('refuses a file with neither PV nor load, two PV columns and text for a number', () => {
+    expect(parseError(csv({ header: 'timestamp,pv_w,pv_kw', value: () => '1,2' }))).toMatch(
+      /two PV power columns, "pv_w" and "pv_kw"/,
+    );
     expect(parseError(csv({ header: 'timestamp,ghi' }))).toMatch(/no PV or load column.*pv_power_w/);
     expect(parseError(csv({ header: 'when,pv' }))).toMatch(/no timestamp column.*timestamp/);
     expect(parseError(csv({ header: 'timestamp,pv,solar_w', value: () => '1,2' }))).toMatch(

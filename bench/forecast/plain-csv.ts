@@ -10,8 +10,10 @@ import { fixedOffsetZone, wallTimeInstants } from './time-zones';
  *
  * - A timestamp column, ISO 8601 (`2025-06-01T12:00:00+02:00`, `2025-06-01 10:00Z`; seconds and
  *   fractions optional). A stamp without an offset is wall-clock time in the zone the caller
- *   names; with no zone named it is an error.
- * - PV power and/or household load power, W; optional GHI, W/m², and air temperature, °C.
+ *   names (a row in the hour the zone skips in spring is dropped and counted); with no zone named
+ *   it is an error.
+ * - PV power and/or household load power, W (or kW, or energy per interval in Wh or kWh, the
+ *   unit named in place of the W name's `_w`); optional GHI, W/m², and air temperature, °C.
  *   Header names are matched ignoring case, spaces and punctuation (`PV Power (W)` is
  *   `pv_power_w`); an empty cell is a missing value.
  * - Any regular interval from 1 minute to 1 hour; missing rows (gaps) are fine, rows off the
@@ -68,11 +70,30 @@ const KEYS = new Map<string, Role>(
   ),
 );
 
-/** Power columns in kW under a W name's shape (`pv_kw`, `load_power_kw`): refused, not misread. */
-const KILOWATT_KEYS = new Set(
-  [...COLUMN_NAMES.pv, ...COLUMN_NAMES.load]
-    .filter((name) => name.endsWith('_w'))
-    .flatMap((name) => [key(`${name.slice(0, -2)}_kw`), key(`${name.slice(0, -2)}_kwh`)]),
+/** The unit of a PV or load column: mean power, or energy per interval. */
+export type PowerUnit = 'W' | 'kW' | 'Wh' | 'kWh';
+const UNIT_WATTS: Record<PowerUnit, number> = { W: 1, kW: 1000, Wh: 1, kWh: 1000 };
+const isEnergy = (unit: PowerUnit) => unit === 'Wh' || unit === 'kWh';
+
+/**
+ * PV and load columns in other units, named as the W names with the unit in place of `_w`: kW
+ * (`pv_kw`, `load_power_kw`), and energy per interval, as meters count it (`pv_wh`,
+ * `pv_energy_kwh`, `consumption_kwh`).
+ */
+const UNIT_KEYS = new Map<string, { role: 'pv' | 'load'; unit: PowerUnit }>(
+  (['pv', 'load'] as const).flatMap((role) =>
+    COLUMN_NAMES[role]
+      .filter((name) => name.endsWith('_w'))
+      .flatMap((name) => {
+        const stem = name.slice(0, -2);
+        const energyStem = stem.replace(/_power$/, '_energy');
+        return [
+          [key(`${stem}_kw`), { role, unit: 'kW' as const }],
+          [key(`${energyStem}_wh`), { role, unit: 'Wh' as const }],
+          [key(`${energyStem}_kwh`), { role, unit: 'kWh' as const }],
+        ] as const;
+      }),
+  ),
 );
 
 const STAMP =
@@ -95,11 +116,15 @@ export interface PlainCsvSeries {
   temperature: HourlySeries | null;
   /** Header name found per column. */
   columns: Partial<Record<Role, string>>;
+  /** The unit the PV and load columns were given in, before they were turned into W. */
+  units: Record<'pv' | 'load', PowerUnit>;
   rows: number;
   intervalMinutes: number;
   /** Runs of missing rows, and the longest, in intervals. */
   gaps: number;
   longestGapRows: number;
+  /** Rows dropped because their wall time does not exist in the zone (the hour skipped in spring). */
+  skippedWallTimes: number;
   /** Values below 0 set to 0 (night noise of PV meters, sensor offsets). */
   clipped: { pv: number; load: number; ghi: number };
   /** The offset most stamps carry, as a zone name (`UTC+02:00`); null when none carries one. */
@@ -129,15 +154,18 @@ function cells(line: string, delimiter: string): string[] {
   return line.split(delimiter).map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
 }
 
-function findColumns(names: string[], source: string): Partial<Record<Role, number>> {
+interface Columns {
+  index: Partial<Record<Role, number>>;
+  units: Record<'pv' | 'load', PowerUnit>;
+}
+
+function findColumns(names: string[], source: string): Columns {
   const found: Partial<Record<Role, number>> = {};
+  const units: Columns['units'] = { pv: 'W', load: 'W' };
   names.forEach((name, index) => {
     const nameKey = key(name);
-    if (KILOWATT_KEYS.has(nameKey))
-      throw new DataError(
-        `${source}: column "${name}" looks like kW or kWh; the plain layout wants power in W (multiply by 1000)`,
-      );
-    const role = KEYS.get(nameKey);
+    const inUnit = UNIT_KEYS.get(nameKey);
+    const role = KEYS.get(nameKey) ?? inUnit?.role;
     if (!role) return;
     const previous = found[role];
     if (previous !== undefined)
@@ -145,6 +173,7 @@ function findColumns(names: string[], source: string): Partial<Record<Role, numb
         `${source}: two ${ROLE_LABEL[role]} columns, "${names[previous]}" and "${name}"; keep one`,
       );
     found[role] = index;
+    if (inUnit) units[inUnit.role] = inUnit.unit;
   });
   const accepted = (role: Role) => COLUMN_NAMES[role].join(', ');
   if (found.time === undefined)
@@ -154,18 +183,21 @@ function findColumns(names: string[], source: string): Partial<Record<Role, numb
   if (found.pv === undefined && found.load === undefined)
     throw new DataError(
       `${source}: no PV or load column (have ${names.join(', ')}); PV power in W: ${accepted('pv')}; ` +
-        `load power in W: ${accepted('load')}`,
+        `load power in W: ${accepted('load')} (or in kW, Wh or kWh per interval: pv_kw, pv_energy_kwh, ...)`,
     );
-  return found;
+  return { index: found, units };
 }
 
-/** UTC instant of a stamp, and its offset in minutes (null when it has none). */
+/**
+ * UTC instant of a stamp, and its offset in minutes (null when it has none). A wall time the zone
+ * skips when clocks go forward has no instant (null): loggers on a fixed wall-clock grid write it.
+ */
 function parseStamp(
   text: string,
   where: string,
   timeZone: string | null,
   after: number,
-): { at: number; offset: number | null } {
+): { at: number | null; offset: number | null } {
   const match = STAMP.exec(text);
   if (!match)
     throw new DataError(
@@ -205,11 +237,7 @@ function parseStamp(
   // In the hour repeated when clocks go back, the second pass of the same wall times follows the first.
   const instants = wallTimeInstants(wall, timeZone);
   const at = instants.find((instant) => instant > after) ?? instants[0];
-  if (at === undefined)
-    throw new DataError(
-      `${where}: ${text} does not exist in ${timeZone} (the hour skipped when clocks go forward)`,
-    );
-  return { at, offset: null };
+  return { at: at ?? null, offset: null };
 }
 
 function parseValue(text: string | undefined, where: string, column: string, decimalComma: boolean): number {
@@ -266,11 +294,12 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const delimiter = delimiterOf(lines[0] ?? '');
   const names = cells(lines[0] ?? '', delimiter);
-  const index = findColumns(names, source);
+  const { index, units } = findColumns(names, source);
   const roles = (['pv', 'load', 'ghi', 'temperature'] as const).filter((role) => index[role] !== undefined);
   const samples: Sample[] = [];
   const offsets = new Map<number, number>();
   const clipped = { pv: 0, load: 0, ghi: 0 };
+  let skippedWallTimes = 0;
   let previous = -Infinity;
   let previousLine = 0;
   for (let number = 2; number <= lines.length; number++) {
@@ -281,6 +310,10 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
     const stamp = row[index.time!];
     if (!stamp) throw new DataError(`${where}: no timestamp`);
     const { at, offset } = parseStamp(stamp, where, options.timeZone, previous);
+    if (at === null) {
+      skippedWallTimes++;
+      continue;
+    }
     if (offset !== null) offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
     if (at === previous)
       throw new DataError(
@@ -328,6 +361,12 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
     }
   }
   if (options.stamps === 'end') for (const sample of samples) sample.at -= interval;
+  // To mean power in W: kW × 1000; energy per interval × the intervals in an hour.
+  for (const role of ['pv', 'load'] as const) {
+    const unit = units[role];
+    const factor = UNIT_WATTS[unit] * (isEnergy(unit) ? HOUR_MS / interval : 1);
+    if (factor !== 1) for (const sample of samples) sample.values[role] *= factor;
+  }
 
   const series = (role: Exclude<Role, 'time'>) =>
     index[role] === undefined ? null : hourlyMeans(samples, role, interval);
@@ -346,11 +385,13 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
     ghi: series('ghi'),
     temperature: series('temperature'),
     columns: Object.fromEntries(Object.entries(index).map(([role, column]) => [role, names[column]])),
+    units,
     rows: samples.length,
     intervalMinutes: interval / MINUTE_MS,
     gaps,
     longestGapRows,
     clipped,
+    skippedWallTimes,
     commonOffsetZone: commonOffset === null ? null : fixedOffsetZone(commonOffset),
     offsets,
     coverage: checked,

@@ -38,8 +38,8 @@ function checkUnits(solar: HourlySeries, capacityWatts: number, what: string): v
   const capacity = `${capacityWatts / 1000} kW`;
   if (peak < 0.02 * capacityWatts)
     throw new DataError(
-      `${what} peaks at ${peak.toFixed(1)} W, under 2 % of the ${capacity} capacity: is the column in kW ` +
-        `(power must be in W), or the capacity too large?`,
+      `${what} peaks at ${peak.toFixed(1)} W, under 2 % of the ${capacity} capacity: is the column in kW or kWh ` +
+        `(then name its unit: pv_kw, pv_energy_kwh), or the capacity too large?`,
     );
   if (peak > 1.5 * capacityWatts)
     throw new DataError(
@@ -68,13 +68,22 @@ export function readSite(options: BenchOptions): SiteSeries {
   let series: SiteSeries;
   if (options.layout === 'csv' || options.layout === 'sample') {
     const csv = readPlainCsv(options.path, { timeZone: options.timeZone, stamps: options.stamps });
+    const unitOf = (role: string) => {
+      const unit = csv.units[role as keyof typeof csv.units];
+      if (!unit || unit === 'W') return '';
+      return unit === 'kW' ? ': kW → W' : `: ${unit} per ${csv.intervalMinutes} min → W`;
+    };
     const columns = Object.entries(csv.columns)
-      .map(([role, name]) => `${role} = ${name}`)
+      .map(([role, name]) => `${role} = ${name}${unitOf(role)}`)
       .join(', ');
     notes.push(
       `${count(csv.rows)} rows every ${csv.intervalMinutes} min (${columns}); runs of missing rows: ` +
         `${csv.gaps}${csv.gaps > 0 ? `, the longest ${csv.longestGapRows} rows` : ''}`,
     );
+    if (csv.skippedWallTimes > 0)
+      notes.push(
+        `${count(csv.skippedWallTimes)} rows dropped: wall times that do not exist in ${options.timeZone} (the hour skipped when clocks go forward)`,
+      );
     const offsets = [...csv.offsets].sort((a, b) => b[1] - a[1]);
     if (offsets.length > 0)
       notes.push(
