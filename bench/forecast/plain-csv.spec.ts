@@ -172,6 +172,15 @@ describe('parsePlainCsv: time stamps', () => {
     expect([...series.pv!.values()].every((value) => value === 100)).toBe(true);
   });
 
+  it('reads Unix time in seconds or milliseconds as UTC', () => {
+    for (const stamp of [(at: number) => String(at / 1000), (at: number) => String(at)]) {
+      const series = parsePlainCsv(csv({ stamp }), UTC);
+      expect(series.pv!.size).toBe(31 * 24);
+      for (const [hour, value] of series.pv!) expect(value).toBe(pvAt(hour));
+      expect(series.commonOffsetZone).toBe('UTC+00:00');
+    }
+  });
+
   it('refuses a stamp without an offset when no time zone is given, naming the option', () => {
     const text = csv({ stamp: (at) => new Date(at).toISOString().slice(0, 16) });
     expect(parseError(text)).toMatch(

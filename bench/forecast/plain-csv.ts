@@ -9,7 +9,7 @@ import { fixedOffsetZone, wallTimeInstants } from './time-zones';
  * or tab separated, with decimal commas or points).
  *
  * - A timestamp column, ISO 8601 (`2025-06-01T12:00:00+02:00`, `2025-06-01 10:00Z`; seconds and
- *   fractions optional). A stamp without an offset is wall-clock time in the zone the caller
+ *   fractions optional) or Unix time in seconds or milliseconds. A stamp without an offset is wall-clock time in the zone the caller
  *   names (a row in the hour the zone skips in spring is dropped and counted); with no zone named
  *   it is an error.
  * - PV power and/or household load power, W (or kW, or energy per interval in Wh or kWh, the
@@ -98,6 +98,10 @@ const UNIT_KEYS = new Map<string, { role: 'pv' | 'load'; unit: PowerUnit }>(
 
 const STAMP =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/** Unix time, as databases and home-automation exports write it: seconds (1973–2286) or milliseconds. */
+const EPOCH_SECONDS = /^\d{9,10}(\.\d+)?$/;
+const EPOCH_MILLISECONDS = /^\d{12,13}$/;
 
 export interface PlainCsvOptions {
   /** IANA zone of stamps that carry no offset; null: every stamp must carry one. */
@@ -198,10 +202,12 @@ function parseStamp(
   timeZone: string | null,
   after: number,
 ): { at: number | null; offset: number | null } {
+  if (EPOCH_SECONDS.test(text)) return { at: Math.round(Number(text) * 1000), offset: 0 };
+  if (EPOCH_MILLISECONDS.test(text)) return { at: Number(text), offset: 0 };
   const match = STAMP.exec(text);
   if (!match)
     throw new DataError(
-      `${where}: "${text}" is not an ISO 8601 timestamp (like 2025-06-01T12:00:00+02:00 or 2025-06-01 10:00Z)`,
+      `${where}: "${text}" is not an ISO 8601 timestamp (like 2025-06-01T12:00:00+02:00 or 2025-06-01 10:00Z) nor Unix time`,
     );
   const [, year, month, dayOfMonth, hour, minute, second, fraction, zone] = match;
   const wall = Date.UTC(
