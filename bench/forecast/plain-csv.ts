@@ -9,9 +9,9 @@ import { fixedOffsetZone, wallTimeInstants } from './time-zones';
  * or tab separated, with decimal commas or points).
  *
  * - A timestamp column, ISO 8601 (`2025-06-01T12:00:00+02:00`, `2025-06-01 10:00Z`; seconds and
- *   fractions optional) or Unix time in seconds or milliseconds. A stamp without an offset is wall-clock time in the zone the caller
- *   names (a row in the hour the zone skips in spring is dropped and counted); with no zone named
- *   it is an error.
+ *   fractions optional) or Unix time in seconds or milliseconds. A stamp without an offset is
+ *   wall-clock time in the zone the caller names (a row in the hour the zone skips in spring is
+ *   dropped and counted); with no zone named it is an error.
  * - PV power and/or household load power, W (or kW, or energy per interval in Wh or kWh, the
  *   unit named in place of the W name's `_w`); optional GHI, W/m², and air temperature, °C.
  *   Header names are matched ignoring case, spaces and punctuation (`PV Power (W)` is
