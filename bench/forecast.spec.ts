@@ -117,4 +117,27 @@ describe('npm run bench:forecast', () => {
     );
     expect(run.stdout).toContain(`${join(results, 'solar-week.svg')}: solar, a week`);
   });
+
+  it('scores the same data given as kWh per interval, semicolon separated with decimal commas', () => {
+    const watts = join(directory, 'watts.csv');
+    writeHalfHourlyCsv(watts, 40);
+    const [, ...rows] = readFileSync(watts, 'utf8').trimEnd().split('\n');
+    const kilowattHours = rows.map((row) => {
+      const [stamp, pv, load] = row.split(',');
+      const kWh = (power: string) => (Number(power) / 2000).toFixed(7).replace('.', ',');
+      return `${stamp};${kWh(pv)};${kWh(load)}`;
+    });
+    const energy = join(directory, 'energy.csv');
+    writeFileSync(energy, `Timestamp;PV energy (kWh);Load energy (kWh)\n${kilowattHours.join('\n')}\n`);
+    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
+    const inWatts = bench('--csv', watts, ...site, '--results', join(directory, 'watts'));
+    const inEnergy = bench('--csv', energy, ...site, '--results', join(directory, 'energy'));
+    expect(inEnergy.stderr).toBe('');
+    expect(inEnergy.status).toBe(0);
+    expect(inEnergy.stdout).toContain('pv = PV energy (kWh): kWh per 30 min → W');
+    const scores = (stdout: string) =>
+      stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
+    expect(scores(inWatts.stdout)).toHaveLength(2);
+    expect(scores(inEnergy.stdout)).toEqual(scores(inWatts.stdout));
+  });
 });
