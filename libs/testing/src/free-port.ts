@@ -9,13 +9,15 @@ import { AddressInfo, createServer } from 'node:net';
  */
 const WORKER_PORTS_START = 20_000;
 const PORTS_PER_WORKER = 1_500;
+/** Workers with a block of their own: 20000–31999, below 32768. */
+const MAX_WORKERS = 8;
 
 let nextInBlock = Math.floor(Math.random() * PORTS_PER_WORKER);
 
 /** A TCP port on loopback that nothing listens on right now (for a broker, proxy or app). */
 export async function freePort(): Promise<number> {
   const worker = Number(process.env.JEST_WORKER_ID);
-  if (!Number.isInteger(worker) || worker < 1 || worker > 8) return listenOn(0);
+  if (!Number.isInteger(worker) || worker < 1 || worker > MAX_WORKERS) return listenOn(0);
   const blockStart = WORKER_PORTS_START + (worker - 1) * PORTS_PER_WORKER;
   for (let tries = 0; tries < PORTS_PER_WORKER; tries++) {
     const port = blockStart + (nextInBlock++ % PORTS_PER_WORKER);
