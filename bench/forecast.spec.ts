@@ -83,6 +83,23 @@ describe('npm run bench:forecast', () => {
     expect(run.stderr).toMatch(/error: too short: PV covers 12\.0 days/);
   });
 
+  it('exits 1 asking for the unit when PV under a W name peaks under 2 % of the capacity', () => {
+    const watts = join(directory, 'unit-check-watts.csv');
+    writeHalfHourlyCsv(watts, 40);
+    const [header, ...rows] = readFileSync(watts, 'utf8').trimEnd().split('\n');
+    const kilowatts = rows.map((row) => {
+      const [stamp, pv, load] = row.split(',');
+      return `${stamp},${(Number(pv) / 1000).toFixed(4)},${load}`;
+    });
+    const path = join(directory, 'unit-check-kilowatts.csv');
+    writeFileSync(path, `${header}\n${kilowatts.join('\n')}\n`);
+    const run = bench('--csv', path, '--capacity', '4kW', '--lat', '48.14', '--lon', '11.58');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /error: PV peaks at \d+\.\d W, under 2 % of the 4 kW capacity: is the column in kW or kWh \(then name its unit: pv_kw, pv_energy_kwh\)/,
+    );
+  });
+
   it('scores half-hourly data given only its path, capacity and coordinates, and writes SVG plots', () => {
     const path = join(directory, 'half-hourly.csv');
     writeHalfHourlyCsv(path, 40);
