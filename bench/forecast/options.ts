@@ -227,8 +227,11 @@ function optionLine(spec: OptionSpec): string {
   );
 }
 
+/** Where the plain layout's column descriptions start. */
+const COLUMN_INDENT = 15;
+
 const column = (label: string, role: keyof typeof COLUMN_NAMES, text: string) =>
-  wrapped(`  ${label}`, `${text}; named ${COLUMN_NAMES[role].join(', ')}`, 15);
+  wrapped(`  ${label}`, `${text}; named ${COLUMN_NAMES[role].join(', ')}`, COLUMN_INDENT);
 
 export const HELP = [
   'npm run bench:forecast -- [options]',
@@ -250,7 +253,7 @@ export const HELP = [
   wrapped(
     '',
     'PV or load in kW, or as energy per interval in Wh or kWh: the unit in place of _w (pv_kw, pv_wh, pv_energy_kwh, consumption_kwh)',
-    15,
+    COLUMN_INDENT,
   ),
   column('GHI', 'ghi', 'W/m², optional'),
   column('temperature', 'temperature', '°C, optional'),

@@ -1,4 +1,4 @@
-import { clearSkyGhi, Orientation, solarPosition } from '@solar/forecast';
+import { haurwitzGhi, Orientation, planeNormal, SolarPosition, solarPosition } from '@solar/forecast';
 import { TelemetryValues } from '@solar/telemetry';
 import { hashUniform, valueNoise } from './synthetic-noise';
 
@@ -179,13 +179,12 @@ export function cloudTransmission(system: SyntheticSystem, at: number): number {
  * is down. Flat panels see the clear-sky GHI dimmed by the clouds.
  */
 export function solarPowerAt(system: SyntheticSystem, at: number): number {
-  const clearSky = clearSkyGhi(new Date(at), system.latitude, system.longitude);
+  const sun = solarPosition(new Date(at), system.latitude, system.longitude);
+  const clearSky = haurwitzGhi(sun.elevation);
   if (clearSky === 0) return 0;
   const transmission = cloudTransmission(system, at);
   const ghi = clearSky * transmission;
-  const irradiance = system.orientation
-    ? tiltedIrradiance(system, system.orientation, at, ghi, transmission)
-    : ghi;
+  const irradiance = system.orientation ? tiltedIrradiance(system.orientation, sun, ghi, transmission) : ghi;
   return Math.min(((irradiance * system.capacityWatts) / 1000) * PERFORMANCE_RATIO, system.capacityWatts);
 }
 
@@ -193,6 +192,7 @@ export function solarPowerAt(system: SyntheticSystem, at: number): number {
 const ALBEDO = 0.2;
 /** The sun's height (as cos of its zenith) below which its beam is not projected onto the panels. */
 const MIN_BEAM_COS_ZENITH = Math.sin((5 * Math.PI) / 180);
+const RADIANS = Math.PI / 180;
 
 /**
  * A tilted array's irradiance from the GHI, by a make-believe sky kept simpler than the
@@ -201,26 +201,23 @@ const MIN_BEAM_COS_ZENITH = Math.sin((5 * Math.PI) / 180);
  * reflects 20 %. Flat panels get the GHI back.
  */
 function tiltedIrradiance(
-  system: SyntheticSystem,
-  { tilt, azimuth }: Orientation,
-  at: number,
+  orientation: Orientation,
+  sun: SolarPosition,
   ghi: number,
   transmission: number,
 ): number {
-  const sun = solarPosition(new Date(at), system.latitude, system.longitude);
-  const zenith = (sun.zenith * Math.PI) / 180;
-  const sunAzimuth = (sun.azimuth * Math.PI) / 180;
-  const beta = (tilt * Math.PI) / 180;
-  const gamma = (azimuth * Math.PI) / 180;
+  const [east, north, up] = planeNormal(orientation);
+  const zenith = sun.zenith * RADIANS;
+  const sunAzimuth = sun.azimuth * RADIANS;
   const cosZenith = Math.cos(zenith);
   const cosIncidence = Math.max(
     0,
-    Math.sin(zenith) * Math.sin(beta) * Math.cos(sunAzimuth - gamma) + cosZenith * Math.cos(beta),
+    Math.sin(zenith) * (Math.sin(sunAzimuth) * east + Math.cos(sunAzimuth) * north) + cosZenith * up,
   );
   const beamShare = cosZenith >= MIN_BEAM_COS_ZENITH ? 0.8 * transmission : 0;
   const beam = beamShare > 0 ? (ghi * beamShare * cosIncidence) / cosZenith : 0;
-  const sky = ghi * (1 - beamShare) * ((1 + Math.cos(beta)) / 2);
-  const ground = ghi * ALBEDO * ((1 - Math.cos(beta)) / 2);
+  const sky = ghi * (1 - beamShare) * ((1 + up) / 2);
+  const ground = ghi * ALBEDO * ((1 - up) / 2);
   return beam + sky + ground;
 }
 

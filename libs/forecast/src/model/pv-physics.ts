@@ -165,7 +165,7 @@ export function decompose(geometry: SunGeometry, hourlyGhi: ArrayLike<number>): 
 }
 
 /** The plane's unit normal (east, north, up) for an orientation. */
-function planeNormal(orientation: Orientation): [number, number, number] {
+export function planeNormal(orientation: Orientation): [number, number, number] {
   const tilt = orientation.tilt * RADIANS;
   const azimuth = orientation.azimuth * RADIANS;
   return [sin(tilt) * sin(azimuth), sin(tilt) * cos(azimuth), cos(tilt)];
