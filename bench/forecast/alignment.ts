@@ -1,5 +1,6 @@
 import { solarPosition } from '../../libs/forecast/src/solar';
-import { HourlySeries, readOpsdHousehold } from './data-files';
+import type { HourlySeries } from './data-files';
+import { HouseholdFile, householdSeries } from './opsd';
 
 /**
  * Time-alignment checks, printed by the benchmark so anyone can see what a file's clock really
@@ -96,23 +97,53 @@ export function pvCentreOffsetMinutes(power: HourlySeries, longitude: number): n
   return Number.isFinite(offset) ? 60 * offset : null;
 }
 
-/**
- * The household file's PV centre against solar noon, summer (CEST) and winter (CET), with and
- * without moving the CEST rows back an hour: with the fix the two seasons should agree (the
- * array's azimuth moves both alike); without it summer sits an hour later.
- */
 const minutes = (hours: number) => (Number.isFinite(hours) ? `${(60 * hours).toFixed(0)} min` : '—');
 
-export function householdCentroids(path: string, prefix: string, longitude: number): string[] {
+export interface CestChoice {
+  shift: boolean;
+  /** The evidence and the choice, for the report. */
+  lines: string[];
+}
+
+/**
+ * Whether a household file's rows stamped in CEST move an hour earlier (`forced`, or else decided
+ * from its PV): the PV's daily centre against solar noon in May–Aug and in Nov–Feb, with and
+ * without the move. With the right clock the two seasons agree (the array's azimuth moves both
+ * alike); with "UTC" stamps that follow summer time, summer sits an hour later. Without PV in
+ * both seasons the stamps are taken as UTC, as the layout documents them.
+ */
+export function chooseCestShift(file: HouseholdFile, longitude: number, forced: boolean | null): CestChoice {
   const lines: string[] = [];
-  for (const cestShift of [false, true]) {
-    const { pv } = readOpsdHousehold(path, { prefix, cestShift, differenceHour: 'before' });
-    const may = (hour: number) => month(hour) >= 5 && month(hour) <= 8;
-    const cold = (hour: number) => month(hour) >= 11 || month(hour) <= 2;
+  const may = (hour: number) => month(hour) >= 5 && month(hour) <= 8;
+  const cold = (hour: number) => month(hour) >= 11 || month(hour) <= 2;
+  const seasonGap: Record<'with' | 'without', number> = { with: NaN, without: NaN };
+  if (file.meters.pv.length > 0)
+    for (const shift of [false, true]) {
+      const { pv } = householdSeries(file, shift);
+      const summer = centroidOffset(pv!, longitude, may);
+      const winter = centroidOffset(pv!, longitude, cold);
+      seasonGap[shift ? 'with' : 'without'] = Math.abs(summer - winter);
+      lines.push(
+        `PV centre − solar noon ${shift ? 'with' : 'without'} the CEST shift: May–Aug ${minutes(summer)}, Nov–Feb ${minutes(winter)}`,
+      );
+    }
+  if (forced !== null) {
     lines.push(
-      `PV centre − solar noon ${cestShift ? 'with' : 'without'} the CEST shift: May–Aug ${minutes(centroidOffset(pv, longitude, may))}, ` +
-        `Nov–Feb ${minutes(centroidOffset(pv, longitude, cold))}`,
+      `CEST rows ${forced ? 'moved an hour earlier' : 'taken as they are'} (--cest-shift ${forced ? 'on' : 'off'})`,
     );
+    return { shift: forced, lines };
   }
-  return lines;
+  if (!Number.isFinite(seasonGap.with) || !Number.isFinite(seasonGap.without)) {
+    lines.push(
+      'utc_timestamp taken as UTC: no PV in both summer and winter to check it against (--cest-shift on to move CEST rows)',
+    );
+    return { shift: false, lines };
+  }
+  const shift = seasonGap.with < seasonGap.without;
+  lines.push(
+    shift
+      ? 'CEST rows moved an hour earlier: only then do summer and winter agree (--cest-shift off to keep them)'
+      : 'utc_timestamp taken as UTC: summer and winter agree without a shift (--cest-shift on to move CEST rows)',
+  );
+  return { shift, lines };
 }

@@ -34,7 +34,8 @@ describe('--help', () => {
       expect(entry(name)).toMatch(/\(default: [^)]+\)/);
     expect(entry('help')).toContain('this text');
     expect(entry('stamps')).toContain('(default: start)');
-    expect(entry('pvdaq-column')).toContain('(default: ac_power_2)');
+    expect(entry('pvdaq-column')).toContain('(default: the only column beside measured_on');
+    expect(entry('cest-shift')).toContain('(default: auto)');
     expect(entry('retrain')).toContain('(default: none)');
     expect(entry('results')).toContain('(default: bench/results/forecast-');
     expect(HELP).toContain(SAMPLE.relativePath);
@@ -126,9 +127,21 @@ describe('parseOptions', () => {
     expect(options('--opsd', 'h.csv', ...SITE, '--capacity', '10kW').timeZone).toBe('Europe/Berlin');
   });
 
+  it('reads the PVDAQ column and the CEST shift from the file unless told', () => {
+    const pvdaq = ['--pvdaq', 'p.csv', ...SITE, '--time-zone', 'America/Denver', '--capacity', '3.5kW'];
+    expect(options(...pvdaq).pvdaqColumn).toBeNull();
+    expect(options(...pvdaq, '--pvdaq-column', 'ac_power').pvdaqColumn).toBe('ac_power');
+    const opsd = ['--opsd', 'h.csv', ...SITE];
+    // A building without PV needs no capacity: the run checks that once it has read the file.
+    expect(options(...opsd)).toMatchObject({ capacityWatts: null, cestShift: null });
+    expect(options(...opsd, '--cest-shift', 'on').cestShift).toBe(true);
+    expect(options(...opsd, '--cest-shift', 'off').cestShift).toBe(false);
+    expect(usageError(...opsd, '--cest-shift', 'yes')).toBe('--cest-shift wants auto or on or off, got yes');
+  });
+
   it('refuses an option of another layout', () => {
     expect(usageError('--opsd', 'h.csv', '--stamps', 'end')).toBe('--stamps applies to --csv, --pvdaq only');
-    expect(usageError('--csv', 'x.csv', '--no-cest-shift')).toBe('--no-cest-shift applies to --opsd only');
+    expect(usageError('--csv', 'x.csv', '--cest-shift', 'on')).toBe('--cest-shift applies to --opsd only');
   });
 
   it('checks days and choices', () => {

@@ -126,8 +126,8 @@ const GROUPS: OptionGroup[] = [
         name: 'pvdaq-column',
         type: 'string',
         value: 'NAME',
-        default: 'ac_power_2',
-        help: '--pvdaq: the power column',
+        defaultText: 'the only column beside measured_on, or the only ac_power… one',
+        help: '--pvdaq: the AC power column',
       },
       {
         name: 'opsd-prefix',
@@ -137,10 +137,11 @@ const GROUPS: OptionGroup[] = [
         help: '--opsd: the household’s column prefix',
       },
       {
-        name: 'no-cest-shift',
-        type: 'boolean',
-        defaultText: 'off: rows stamped during CEST are moved an hour earlier, which that file needs',
-        help: '--opsd: take utc_timestamp as it is',
+        name: 'cest-shift',
+        type: 'string',
+        value: 'auto|on|off',
+        default: 'auto',
+        help: '--opsd: move the rows stamped during CEST an hour earlier (on), as the 2017 release needs, or not (off); auto decides from the PV, whose summer and winter days must centre alike',
       },
     ],
   },
@@ -277,9 +278,11 @@ export interface BenchOptions {
   /** Null: for --csv, the stamps' common offset. */
   timeZone: string | null;
   stamps: 'start' | 'end';
-  pvdaqColumn: string;
+  /** Null: the file's only power column. */
+  pvdaqColumn: string | null;
   opsdPrefix: string;
-  cestShift: boolean;
+  /** Null: decided from the PV (auto). */
+  cestShift: boolean | null;
   train: [string, string] | null;
   score: [string, string] | null;
   retrain: 'none' | 'monthly';
@@ -376,7 +379,7 @@ const LAYOUT_OPTIONS: Record<string, Layout[]> = {
   stamps: ['csv', 'pvdaq'],
   'pvdaq-column': ['pvdaq'],
   'opsd-prefix': ['opsd'],
-  'no-cest-shift': ['opsd'],
+  'cest-shift': ['opsd'],
 };
 
 export function parseOptions(argv: string[]): ParsedCommand {
@@ -413,8 +416,8 @@ export function parseOptions(argv: string[]): ParsedCommand {
           '(America/Denver for the Golden, Colorado systems)',
       );
     const capacity = text('capacity');
-    if (capacity === undefined && layout !== 'csv')
-      throw new UsageError(`--capacity is required with --${layout} (installed PV power, 3.5kW or 3500W)`);
+    if (capacity === undefined && layout === 'pvdaq')
+      throw new UsageError('--capacity is required with --pvdaq (installed PV power, 3.5kW or 3500W)');
     site = {
       capacityWatts: capacity === undefined ? null : parseCapacity(capacity),
       latitude: coordinate(text('lat'), 'lat', 90),
@@ -438,9 +441,11 @@ export function parseOptions(argv: string[]): ParsedCommand {
       psm3: text('psm3') ?? null,
       ...site,
       stamps: oneOf(text('stamps')!, 'stamps', ['start', 'end']),
-      pvdaqColumn: text('pvdaq-column')!,
+      pvdaqColumn: text('pvdaq-column') ?? null,
       opsdPrefix: text('opsd-prefix')!,
-      cestShift: !flags['no-cest-shift'],
+      cestShift: { auto: null, on: true, off: false }[
+        oneOf(text('cest-shift')!, 'cest-shift', ['auto', 'on', 'off'])
+      ],
       train: dateRange(text('train'), 'train'),
       score: dateRange(text('score'), 'score'),
       retrain: oneOf(text('retrain')!, 'retrain', ['none', 'monthly']),

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { checkCoverage, Coverage } from './coverage';
 import { DataError } from './data-error';
-import type { HourlySeries } from './data-files';
+import { HourlySeries, readText } from './data-files';
 import { fixedOffsetZone, wallTimeInstants } from './time-zones';
 
 /**
@@ -36,7 +35,18 @@ export type Role = 'time' | 'pv' | 'load' | 'ghi' | 'temperature';
 /** Accepted header names per column, the first as written in the documentation. */
 export const COLUMN_NAMES: Record<Role, readonly string[]> = {
   time: ['timestamp', 'time', 'datetime', 'date_time', 'measured_on'],
-  pv: ['pv_power_w', 'pv_power', 'pv_w', 'pv', 'solar_power_w', 'solar_power', 'solar_w', 'solar'],
+  pv: [
+    'pv_power_w',
+    'pv_power',
+    'pv_w',
+    'pv',
+    'solar_power_w',
+    'solar_power',
+    'solar_w',
+    'solar',
+    'ac_power_w',
+    'ac_power',
+  ],
   load: ['load_power_w', 'load_power', 'load_w', 'load', 'consumption_w', 'consumption'],
   ghi: ['ghi_w_m2', 'ghi', 'shortwave_radiation', 'global_horizontal_irradiance'],
   temperature: [
@@ -108,6 +118,10 @@ export interface PlainCsvOptions {
   timeZone: string | null;
   /** Whether a stamp marks the start (usual) or the end of its interval. */
   stamps: 'start' | 'end';
+  /** Columns the caller names, instead of finding them by their names (another layout's file). */
+  columns?: { time: string; pv: string };
+  /** Every stamp is wall-clock time in `timeZone` and its offset is dropped (a fixed offset on a clock that follows summer time). */
+  wallClock?: boolean;
 }
 
 export interface PlainCsvSeries {
@@ -120,6 +134,8 @@ export interface PlainCsvSeries {
   temperature: HourlySeries | null;
   /** Header name found per column. */
   columns: Partial<Record<Role, string>>;
+  /** Header names not read (a GHI column under a name not listed is one: the report says so). */
+  unread: string[];
   /** The unit the PV and load columns were given in, before they were turned into W. */
   units: Record<'pv' | 'load', PowerUnit>;
   rows: number;
@@ -163,6 +179,16 @@ interface Columns {
   units: Record<'pv' | 'load', PowerUnit>;
 }
 
+/** The caller's own columns: a timestamp and PV power in W. */
+function namedColumns(names: string[], columns: { time: string; pv: string }, source: string): Columns {
+  const index = (name: string) => {
+    const found = names.indexOf(name);
+    if (found < 0) throw new DataError(`${source}: no column ${name} (have ${names.join(', ')})`);
+    return found;
+  };
+  return { index: { time: index(columns.time), pv: index(columns.pv) }, units: { pv: 'W', load: 'W' } };
+}
+
 function findColumns(names: string[], source: string): Columns {
   const found: Partial<Record<Role, number>> = {};
   const units: Columns['units'] = { pv: 'W', load: 'W' };
@@ -201,6 +227,7 @@ function parseStamp(
   where: string,
   timeZone: string | null,
   after: number,
+  wallClock = false,
 ): { at: number | null; offset: number | null } {
   if (EPOCH_SECONDS.test(text)) return { at: Math.round(Number(text) * 1000), offset: 0 };
   if (EPOCH_MILLISECONDS.test(text)) return { at: Number(text), offset: 0 };
@@ -228,7 +255,7 @@ function parseStamp(
     Number(second ?? 0) > 59
   )
     throw new DataError(`${where}: "${text}" is not a valid date and time`);
-  if (zone) {
+  if (zone && !wallClock) {
     if (zone.toUpperCase() === 'Z') return { at: wall, offset: 0 };
     const digits = zone.replace(':', '');
     const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || 0);
@@ -300,7 +327,9 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const delimiter = delimiterOf(lines[0] ?? '');
   const names = cells(lines[0] ?? '', delimiter);
-  const { index, units } = findColumns(names, source);
+  const { index, units } = options.columns
+    ? namedColumns(names, options.columns, source)
+    : findColumns(names, source);
   const roles = (['pv', 'load', 'ghi', 'temperature'] as const).filter((role) => index[role] !== undefined);
   const samples: Sample[] = [];
   const offsets = new Map<number, number>();
@@ -315,7 +344,7 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
     const row = cells(line, delimiter);
     const stamp = row[index.time!];
     if (!stamp) throw new DataError(`${where}: no timestamp`);
-    const { at, offset } = parseStamp(stamp, where, options.timeZone, previous);
+    const { at, offset } = parseStamp(stamp, where, options.timeZone, previous, options.wallClock);
     if (at === null) {
       skippedWallTimes++;
       continue;
@@ -391,6 +420,7 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
     ghi: series('ghi'),
     temperature: series('temperature'),
     columns: Object.fromEntries(Object.entries(index).map(([role, column]) => [role, names[column]])),
+    unread: names.filter((name, column) => name !== '' && !Object.values(index).includes(column)),
     units,
     rows: samples.length,
     intervalMinutes: interval / MINUTE_MS,
@@ -405,11 +435,5 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
 }
 
 export function readPlainCsv(path: string, options: PlainCsvOptions): PlainCsvSeries {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-  return parsePlainCsv(text, options, path);
+  return parsePlainCsv(readText(path), options, path);
 }

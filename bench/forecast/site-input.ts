@@ -1,14 +1,17 @@
 import {
-  householdCentroids,
+  chooseCestShift,
   psm3ClearSkyCentroid,
   pvCentreOffsetMinutes,
   pvWeatherCorrelation,
 } from './alignment';
 import { checkCoverage } from './coverage';
 import { DataError } from './data-error';
-import { HourlySeries, readOpsdHousehold, readPsm3, readPvdaq } from './data-files';
+import type { HourlySeries } from './data-files';
+import { householdSeries, readOpsd } from './opsd';
 import type { BenchOptions } from './options';
-import { readPlainCsv } from './plain-csv';
+import { PlainCsvSeries, readPlainCsv } from './plain-csv';
+import { readPsm3 } from './psm3';
+import { readPvdaq } from './pvdaq';
 import { UsageError } from './options';
 
 /**
@@ -52,8 +55,8 @@ function weatherFile(options: BenchOptions, notes: string[]) {
   if (!options.psm3) return null;
   const weather = readPsm3(options.psm3);
   notes.push(
-    `weather ${options.psm3}: ${count(weather.rows)} half-hours → ${count(weather.ghi.size)} UTC hours ` +
-      `(trapezoid of the :00, :30, :00 samples)`,
+    `weather ${options.psm3}: ${count(weather.rows)} rows every ${weather.intervalMinutes} min → ` +
+      `${count(weather.ghi.size)} UTC hours (each the mean of straight lines between the samples)`,
   );
   const centroid = psm3ClearSkyCentroid(weather.ghiClear, options.longitude);
   if (Number.isFinite(centroid))
@@ -63,38 +66,51 @@ function weatherFile(options: BenchOptions, notes: string[]) {
   return weather;
 }
 
+/** What the plain reader did to a file (the plain layout's, or PVDAQ's read as one). */
+function plainNotes(csv: PlainCsvSeries, options: BenchOptions, notes: string[]): void {
+  const unitOf = (role: string) => {
+    const unit = csv.units[role as keyof typeof csv.units];
+    if (!unit || unit === 'W') return '';
+    return unit === 'kW' ? ': kW → W' : `: ${unit} per ${csv.intervalMinutes} min → W`;
+  };
+  const columns = Object.entries(csv.columns)
+    .map(([role, name]) => `${role} = ${name}${unitOf(role)}`)
+    .join(', ');
+  notes.push(
+    `${count(csv.rows)} rows every ${csv.intervalMinutes} min (${columns}); runs of missing rows: ` +
+      `${csv.gaps}${csv.gaps > 0 ? `, the longest ${csv.longestGapRows} rows` : ''}`,
+  );
+  if (csv.unread.length > 0)
+    notes.push(
+      `columns not read: ${csv.unread.join(', ')}${options.layout === 'pvdaq' ? '' : ' (bench/FORECAST.md lists the names read)'}`,
+    );
+  if (csv.skippedWallTimes > 0)
+    notes.push(
+      `${count(csv.skippedWallTimes)} rows dropped: wall times that do not exist in ${options.timeZone} (the hour skipped when clocks go forward)`,
+    );
+  const offsets = [...csv.offsets].sort((a, b) => b[1] - a[1]);
+  if (offsets.length > 0)
+    notes.push(
+      `UTC offsets in the stamps: ${offsets.map(([offset, rows]) => `${offset >= 0 ? '+' : '−'}${Math.abs(offset / 60)} h × ${count(rows)}`).join(', ')}`,
+    );
+  if (options.layout === 'pvdaq')
+    notes.push(
+      `the stamps' offset dropped and their wall times read in ${options.timeZone}, whose clock follows summer time`,
+    );
+  const { coverage } = csv;
+  notes.push(
+    `${csv.pv ? 'PV' : 'load'}: ${count(coverage.hours)} hours from ${utcHour(coverage.first)} to ${utcHour(coverage.last)} ` +
+      `(${((100 * coverage.hours) / coverage.spanHours).toFixed(1)} % present); ` +
+      `values below 0 set to 0: ${count(csv.clipped.pv)} PV, ${count(csv.clipped.load)} load, ${count(csv.clipped.ghi)} GHI`,
+  );
+}
+
 export function readSite(options: BenchOptions): SiteSeries {
   const notes: string[] = [];
   let series: SiteSeries;
   if (options.layout === 'csv' || options.layout === 'sample') {
     const csv = readPlainCsv(options.path, { timeZone: options.timeZone, stamps: options.stamps });
-    const unitOf = (role: string) => {
-      const unit = csv.units[role as keyof typeof csv.units];
-      if (!unit || unit === 'W') return '';
-      return unit === 'kW' ? ': kW → W' : `: ${unit} per ${csv.intervalMinutes} min → W`;
-    };
-    const columns = Object.entries(csv.columns)
-      .map(([role, name]) => `${role} = ${name}${unitOf(role)}`)
-      .join(', ');
-    notes.push(
-      `${count(csv.rows)} rows every ${csv.intervalMinutes} min (${columns}); runs of missing rows: ` +
-        `${csv.gaps}${csv.gaps > 0 ? `, the longest ${csv.longestGapRows} rows` : ''}`,
-    );
-    if (csv.skippedWallTimes > 0)
-      notes.push(
-        `${count(csv.skippedWallTimes)} rows dropped: wall times that do not exist in ${options.timeZone} (the hour skipped when clocks go forward)`,
-      );
-    const offsets = [...csv.offsets].sort((a, b) => b[1] - a[1]);
-    if (offsets.length > 0)
-      notes.push(
-        `UTC offsets in the stamps: ${offsets.map(([offset, rows]) => `${offset >= 0 ? '+' : '−'}${Math.abs(offset / 60)} h × ${count(rows)}`).join(', ')}`,
-      );
-    const { coverage } = csv;
-    notes.push(
-      `${csv.pv ? 'PV' : 'load'}: ${count(coverage.hours)} hours from ${utcHour(coverage.first)} to ${utcHour(coverage.last)} ` +
-        `(${((100 * coverage.hours) / coverage.spanHours).toFixed(1)} % present); ` +
-        `values below 0 set to 0: ${count(csv.clipped.pv)} PV, ${count(csv.clipped.load)} load, ${count(csv.clipped.ghi)} GHI`,
-    );
+    plainNotes(csv, options, notes);
     if (csv.ghi && options.psm3)
       throw new UsageError(
         `${options.path} has a GHI column (${csv.columns.ghi}) and --psm3 gives another: keep one`,
@@ -114,15 +130,11 @@ export function readSite(options: BenchOptions): SiteSeries {
     };
   } else if (options.layout === 'pvdaq') {
     const timeZone = options.timeZone!;
-    const pv = readPvdaq(options.path, timeZone, options.pvdaqColumn, options.stamps);
-    notes.push(
-      `PV: ${count(pv.quarters)} quarter-hours (${pv.emptyQuarters} empty, ${pv.negativeQuarters} negative → 0), ` +
-        `${count(pv.power.size)} UTC hours; the stamps' fixed offset dropped and wall times read in ${timeZone}`,
-    );
-    checkCoverage(pv.power, 'PV', 'an hour counts with 3 of its 4 quarter-hours');
+    const pv = readPvdaq(options.path, { timeZone, column: options.pvdaqColumn, stamps: options.stamps });
+    plainNotes(pv, options, notes);
     const weather = weatherFile(options, notes);
     series = {
-      solar: pv.power,
+      solar: pv.pv,
       load: null,
       ghi: weather?.ghi ?? null,
       temperature: weather?.temperature ?? null,
@@ -132,20 +144,28 @@ export function readSite(options: BenchOptions): SiteSeries {
     };
   } else {
     const timeZone = options.timeZone!;
-    for (const line of householdCentroids(options.path, options.opsdPrefix, options.longitude))
-      notes.push(`check: ${line}`);
-    const household = readOpsdHousehold(options.path, {
-      prefix: options.opsdPrefix,
-      cestShift: options.cestShift,
-      differenceHour: 'before',
-    });
+    const file = readOpsd(options.path, options.opsdPrefix);
+    const meters = [
+      file.meters.import,
+      file.meters.export,
+      ...file.meters.pv,
+      file.meters.charge,
+      file.meters.discharge,
+    ];
     notes.push(
-      `${count(household.rows)} rows, ${count(household.shiftedRows)} moved back an hour (CEST), ` +
-        `${count(household.pv.size)} UTC hours; ${household.negativeLoadHours} negative load hours → 0`,
+      `${count(file.rows)} rows every ${file.step / 60_000} min; meters: ${meters.filter(Boolean).join(', ')}`,
     );
-    const rule = 'an hour counts when the meter readings on both sides of it are present';
-    checkCoverage(household.pv, 'PV', rule);
-    checkCoverage(household.load, 'load', rule);
+    if (file.noLoad) notes.push(`no load: ${file.noLoad}`);
+    const cest = chooseCestShift(file, options.longitude, options.cestShift);
+    for (const line of cest.lines) notes.push(`check: ${line}`);
+    const household = householdSeries(file, cest.shift);
+    notes.push(
+      `${count(household.shiftedRows)} rows moved back an hour (CEST); ` +
+        `${household.negativeLoadHours} negative load hours → 0`,
+    );
+    const rule = 'an hour counts when the intervals between meter readings cover 75 % of it';
+    if (household.pv) checkCoverage(household.pv, 'PV', rule);
+    if (household.load) checkCoverage(household.load, 'load', rule);
     const weather = weatherFile(options, notes);
     series = {
       solar: household.pv,

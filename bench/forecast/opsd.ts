@@ -1,0 +1,194 @@
+import { DataError } from './data-error';
+import { column, header, HourlySeries, lines, readText } from './data-files';
+
+/**
+ * Open Power System Data household data (CoSSMic, Konstanz): per building, cumulative kWh meters
+ * named `<prefix>_grid_import` and, where the building has them, `<prefix>_grid_export`, PV
+ * meters (`<prefix>_pv`, or several: `_pv_1`, `_pv_roof`, ...) and a battery's
+ * `<prefix>_storage_charge` and `_storage_decharge`, read every 1, 15 or 60 minutes.
+ *
+ * - PV is the sum of the PV meters.
+ * - Load is what the building used: Δimport − Δexport + ΔPV + Δdischarge − Δcharge. With PV or
+ *   a battery but no export meter that balance is unknown, and there is no load.
+ * - The energy between two readings is spread evenly over the time between them and summed per
+ *   UTC hour; an hour counts when such intervals cover 3/4 of it. Readings further apart than two
+ *   intervals leave a gap. Where stamps moved by the CEST shift (below) fall on each other, the
+ *   energy is carried into the next interval.
+ * - In the 2017 release `utc_timestamp` follows summer time: the PV's daily centre steps an hour
+ *   later when CEST starts and back when it ends. `cestShift` moves the rows whose
+ *   `cet_cest_timestamp` says `+0200` an hour earlier; `chooseCestShift` (alignment.ts) decides
+ *   from the PV whether a file needs it.
+ */
+
+const HOUR_MS = 3_600_000;
+/** An hour counts when the intervals between readings cover this share of it. */
+const MIN_HOUR_COVERAGE = 0.75;
+
+export interface HouseholdMeters {
+  import: string;
+  export: string | null;
+  pv: string[];
+  charge: string | null;
+  discharge: string | null;
+}
+
+export interface HouseholdFile {
+  prefix: string;
+  meters: HouseholdMeters;
+  rows: number;
+  /** Most common step between readings, ms. */
+  step: number;
+  /** Per row: the labelled UTC instant, whether the local stamp is summer time, PV and load meter sums (NaN where a meter is empty). */
+  readings: { at: number; cest: boolean; pv: number; load: number }[];
+  /** Why there is no load, when there is none. */
+  noLoad: string | null;
+}
+
+export interface HouseholdSeries {
+  /** Mean PV power per UTC hour, W; null when the building has no PV meter. */
+  pv: HourlySeries | null;
+  /** Mean load per UTC hour, W, negatives (meter timing) clipped to 0; null when it cannot be told. */
+  load: HourlySeries | null;
+  /** Rows whose stamp was moved back an hour (CEST). */
+  shiftedRows: number;
+  negativeLoadHours: number;
+}
+
+/** The building's meters, by their names; an unknown prefix is an error naming the buildings there are. */
+export function householdMeters(names: string[], prefix: string, source: string): HouseholdMeters {
+  const name = (suffix: string) => (names.includes(`${prefix}_${suffix}`) ? `${prefix}_${suffix}` : null);
+  const imported = name('grid_import');
+  if (imported === null) {
+    const buildings = names.filter((each) => each.endsWith('_grid_import')).map((each) => each.slice(0, -12));
+    throw new DataError(
+      `${source}: no meter ${prefix}_grid_import; the buildings with a grid meter are ` +
+        `${buildings.join(', ') || 'none'} (--opsd-prefix names one)`,
+    );
+  }
+  return {
+    import: imported,
+    export: name('grid_export'),
+    pv: names.filter((each) => each === `${prefix}_pv` || each.startsWith(`${prefix}_pv_`)),
+    charge: name('storage_charge'),
+    discharge: name('storage_decharge'),
+  };
+}
+
+function mostCommonStep(stamps: number[]): number {
+  const counts = new Map<number, number>();
+  for (let index = 1; index < stamps.length; index++) {
+    const step = stamps[index] - stamps[index - 1];
+    if (step > 0) counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [HOUR_MS, 0])[0];
+}
+
+export function parseOpsd(text: string, prefix: string, source = 'input'): HouseholdFile {
+  const [first, ...rows] = lines(text);
+  const names = header(first ?? '');
+  const utcIndex = column(names, 'utc_timestamp', source);
+  const localIndex = column(names, 'cet_cest_timestamp', source);
+  const meters = householdMeters(names, prefix, source);
+  const index = (name: string | null) => (name === null ? -1 : names.indexOf(name));
+  const importIndex = index(meters.import);
+  const exportIndex = index(meters.export);
+  const chargeIndex = index(meters.charge);
+  const dischargeIndex = index(meters.discharge);
+  const pvIndexes = meters.pv.map(index);
+  const hasBattery = meters.charge !== null || meters.discharge !== null;
+  const noLoad =
+    meters.export === null && (meters.pv.length > 0 || hasBattery)
+      ? `${prefix} has ${meters.pv.length > 0 ? 'PV' : 'a battery'} but no grid_export meter: ` +
+        'what it used cannot be told from the grid import, so only its PV is scored'
+      : (meters.charge === null) !== (meters.discharge === null)
+        ? `${prefix} has one of storage_charge and storage_decharge: the battery's balance is unknown`
+        : null;
+
+  // An empty cell leaves the sum NaN: that reading is missing for the series it belongs to.
+  const reading = (cells: string[], column: number) =>
+    column < 0 ? 0 : cells[column] === undefined || cells[column].trim() === '' ? NaN : Number(cells[column]);
+  const readings: HouseholdFile['readings'] = [];
+  for (const row of rows) {
+    const cells = row.split(',');
+    const at = Date.parse(cells[utcIndex]);
+    if (!Number.isFinite(at)) throw new DataError(`${source}: bad time ${cells[utcIndex]}`);
+    const pv = pvIndexes.reduce((sum, column) => sum + reading(cells, column), 0);
+    const load =
+      reading(cells, importIndex) -
+      reading(cells, exportIndex) +
+      pv +
+      reading(cells, dischargeIndex) -
+      reading(cells, chargeIndex);
+    readings.push({ at, cest: (cells[localIndex] ?? '').endsWith('+0200'), pv, load });
+  }
+  return {
+    prefix,
+    meters,
+    rows: rows.length,
+    step: mostCommonStep(readings.map((each) => each.at)),
+    readings,
+    noLoad,
+  };
+}
+
+/** Mean power per UTC hour, W, from the readings of a cumulative kWh meter; and the hours below 0, clipped. */
+function hourlyPower(
+  points: { at: number; kwh: number }[],
+  step: number,
+): { series: HourlySeries; negativeHours: number } {
+  const slots = new Map<number, { kwh: number; covered: number }>();
+  let carried = 0;
+  for (let index = 1; index < points.length; index++) {
+    const previous = points[index - 1];
+    const current = points[index];
+    const span = current.at - previous.at;
+    const kwh = current.kwh - previous.kwh + carried;
+    carried = 0;
+    if (span <= 0) {
+      carried = kwh;
+      continue;
+    }
+    if (span > 2 * step) continue;
+    for (let hour = Math.floor(previous.at / HOUR_MS) * HOUR_MS; hour < current.at; hour += HOUR_MS) {
+      const overlap = Math.min(current.at, hour + HOUR_MS) - Math.max(previous.at, hour);
+      if (overlap <= 0) continue;
+      const slot = slots.get(hour) ?? { kwh: 0, covered: 0 };
+      slot.kwh += (kwh * overlap) / span;
+      slot.covered += overlap;
+      slots.set(hour, slot);
+    }
+  }
+  const series: HourlySeries = new Map();
+  let negativeHours = 0;
+  for (const [hour, { kwh, covered }] of [...slots].sort((a, b) => a[0] - b[0])) {
+    if (covered < MIN_HOUR_COVERAGE * HOUR_MS - 1) continue;
+    const watts = (kwh * 1000 * HOUR_MS) / covered;
+    if (watts < 0) negativeHours++;
+    series.set(hour, Math.max(0, watts));
+  }
+  return { series, negativeHours };
+}
+
+/** The building's hourly PV and load, with or without the CEST shift. */
+export function householdSeries(file: HouseholdFile, cestShift: boolean): HouseholdSeries {
+  let shiftedRows = 0;
+  const pvPoints: { at: number; kwh: number }[] = [];
+  const loadPoints: { at: number; kwh: number }[] = [];
+  for (const { at, cest, pv, load } of file.readings) {
+    const moved = cestShift && cest ? at - HOUR_MS : at;
+    if (moved !== at) shiftedRows++;
+    if (Number.isFinite(pv)) pvPoints.push({ at: moved, kwh: pv });
+    if (Number.isFinite(load)) loadPoints.push({ at: moved, kwh: load });
+  }
+  const load = file.noLoad === null ? hourlyPower(loadPoints, file.step) : null;
+  return {
+    pv: file.meters.pv.length > 0 ? hourlyPower(pvPoints, file.step).series : null,
+    load: load?.series ?? null,
+    shiftedRows,
+    negativeLoadHours: load?.negativeHours ?? 0,
+  };
+}
+
+export function readOpsd(path: string, prefix: string): HouseholdFile {
+  return parseOpsd(readText(path), prefix, path);
+}

@@ -1,0 +1,109 @@
+import { DataError } from './data-error';
+import { column, header, HourlySeries, lines, numberOrNull, readText } from './data-files';
+
+/**
+ * NSRDB PSM3 weather as pvlib writes it (`pvlib.iotools.get_psm3`, saved by pandas): the first
+ * column is the stamp with its real fixed offset, then `ghi` (W/m²), `temp_air` (°C) and,
+ * optionally, `ghi_clear`, found by name. The values are (near-)instantaneous at their stamp:
+ * every 30 or 60 minutes as NSRDB serves them, or on a finer grid interpolated from those.
+ *
+ * The mean over a UTC hour is the integral over it of the straight lines between consecutive
+ * samples (for half-hourly samples: the trapezoid of the :00, :30 and :00 values; for hourly ones
+ * at :30, 1/8, 3/4 and 1/8 of the three nearest). An hour is kept when samples at most an hour
+ * apart span it.
+ */
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+/** Samples further apart than this are a gap, not a line to integrate. */
+const MAX_SAMPLE_GAP_MS = HOUR_MS;
+
+export interface Psm3Series {
+  /** Hour-mean GHI over each UTC hour, W/m². */
+  ghi: HourlySeries;
+  /** Hour-mean PSM3 clear-sky GHI, W/m², empty without that column (used only to check the time alignment). */
+  ghiClear: HourlySeries;
+  /** Hour-mean air temperature, °C. */
+  temperature: HourlySeries;
+  rows: number;
+  /** The most common step between samples, minutes. */
+  intervalMinutes: number;
+}
+
+interface Sample {
+  at: number;
+  /** GHI, clear-sky GHI (NaN without the column), temperature. */
+  values: [number, number, number];
+}
+
+function mostCommonStep(samples: Sample[]): number {
+  const counts = new Map<number, number>();
+  for (let index = 1; index < samples.length; index++) {
+    const step = samples[index].at - samples[index - 1].at;
+    counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [0, 0])[0];
+}
+
+export function parsePsm3(text: string, source = 'input'): Psm3Series {
+  const [first, ...rows] = lines(text);
+  const names = header(first ?? '');
+  const ghiIndex = column(names, 'ghi', source);
+  const temperatureIndex = column(names, 'temp_air', source);
+  const clearIndex = names.indexOf('ghi_clear');
+  const samples: Sample[] = [];
+  for (const row of rows) {
+    const cells = row.split(',');
+    const stamp = cells[0];
+    const at = Date.parse(`${stamp.slice(0, 10)}T${stamp.slice(11)}`);
+    if (!Number.isFinite(at)) throw new DataError(`${source}: bad time ${stamp}`);
+    if (samples.length > 0 && at <= samples[samples.length - 1].at)
+      throw new DataError(
+        `${source}: ${stamp} is not after the row before; rows must be in time order, each once`,
+      );
+    const ghi = numberOrNull(cells[ghiIndex]);
+    const temperature = numberOrNull(cells[temperatureIndex]);
+    if (ghi === null || temperature === null) continue;
+    const clear = clearIndex < 0 ? null : numberOrNull(cells[clearIndex]);
+    samples.push({ at, values: [ghi, clear ?? NaN, temperature] });
+  }
+
+  const integrals = new Map<number, { sums: [number, number, number]; covered: number }>();
+  for (let index = 1; index < samples.length; index++) {
+    const a = samples[index - 1];
+    const b = samples[index];
+    const span = b.at - a.at;
+    if (span > MAX_SAMPLE_GAP_MS) continue;
+    const valueAt = (k: number, at: number) =>
+      a.values[k] + ((b.values[k] - a.values[k]) * (at - a.at)) / span;
+    for (let hour = Math.floor(a.at / HOUR_MS) * HOUR_MS; hour < b.at; hour += HOUR_MS) {
+      const from = Math.max(a.at, hour);
+      const to = Math.min(b.at, hour + HOUR_MS);
+      if (to <= from) continue;
+      const slot = integrals.get(hour) ?? { sums: [0, 0, 0], covered: 0 };
+      for (let k = 0; k < 3; k++) slot.sums[k] += ((valueAt(k, from) + valueAt(k, to)) / 2) * (to - from);
+      slot.covered += to - from;
+      integrals.set(hour, slot);
+    }
+  }
+  const ghi: HourlySeries = new Map();
+  const ghiClear: HourlySeries = new Map();
+  const temperature: HourlySeries = new Map();
+  for (const [hour, { sums, covered }] of [...integrals].sort((x, y) => x[0] - y[0])) {
+    if (covered < HOUR_MS - 1) continue;
+    ghi.set(hour, Math.max(0, sums[0] / HOUR_MS));
+    if (Number.isFinite(sums[1])) ghiClear.set(hour, Math.max(0, sums[1] / HOUR_MS));
+    temperature.set(hour, sums[2] / HOUR_MS);
+  }
+  return {
+    ghi,
+    ghiClear,
+    temperature,
+    rows: rows.length,
+    intervalMinutes: mostCommonStep(samples) / MINUTE_MS,
+  };
+}
+
+export function readPsm3(path: string): Psm3Series {
+  return parsePsm3(readText(path), path);
+}

@@ -1,0 +1,55 @@
+import { DataError } from './data-error';
+import { readText } from './data-files';
+import { parsePlainCsv, PlainCsvSeries } from './plain-csv';
+
+/**
+ * NREL PVDAQ `measured_on,<power>...`: every stamp carries the site's standard-time offset
+ * (`-07:00`), but the clock follows summer time, so the offset is dropped and the wall time read
+ * in the site's zone. Values are interval means in W at any regular interval (15 minutes in the
+ * pvanalytics extracts, 1 minute in others), labelled by the start of their interval (pandas'
+ * default) or by its end. Read as the plain layout is, with these two columns named.
+ */
+
+export interface PvdaqOptions {
+  timeZone: string;
+  /** The power column; null: the only value column, or the only `ac_power…` one. */
+  column: string | null;
+  stamps: 'start' | 'end';
+}
+
+/** The column holding AC power: the one named, else the only candidate. */
+export function pvdaqPowerColumn(names: string[], wanted: string | null, source: string): string {
+  if (wanted !== null) return wanted;
+  const values = names.filter((name) => name !== 'measured_on' && name !== '');
+  const acPower = values.filter((name) => /^ac_power/i.test(name));
+  if (values.length === 1) return values[0];
+  if (acPower.length === 1) return acPower[0];
+  throw new DataError(
+    `${source}: ${values.length === 0 ? 'no value column' : `several value columns (${values.join(', ')})`}; ` +
+      `name the AC power column with --pvdaq-column`,
+  );
+}
+
+export function parsePvdaq(text: string, options: PvdaqOptions, source = 'input'): PlainCsvSeries {
+  const newline = text.indexOf('\n');
+  const header = newline < 0 ? text : text.slice(0, newline);
+  const names = header
+    .replace(/^\uFEFF/, '')
+    .split(',')
+    .map((name) => name.trim());
+  const power = pvdaqPowerColumn(names, options.column, source);
+  return parsePlainCsv(
+    text,
+    {
+      timeZone: options.timeZone,
+      stamps: options.stamps,
+      columns: { time: 'measured_on', pv: power },
+      wallClock: true,
+    },
+    source,
+  );
+}
+
+export function readPvdaq(path: string, options: PvdaqOptions): PlainCsvSeries {
+  return parsePvdaq(readText(path), options, path);
+}
