@@ -37,6 +37,41 @@ function writeHalfHourlyCsv(path: string, days: number): void {
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
+/**
+ * The plain file's half-hourly rows as the cumulative kWh meters of an OPSD building read every 15
+ * minutes (each reading at the end of its quarter, stamped in UTC): grid import and export from
+ * the load net of the PV, with or without the export meter.
+ */
+function writeOpsdMeters(path: string, halfHourRows: string[], withExport: boolean): void {
+  const meters = ['grid_import', ...(withExport ? ['grid_export'] : []), 'pv'];
+  const lines = [
+    ['utc_timestamp', 'cet_cest_timestamp', ...meters.map((meter) => `DE_KN_residential9_${meter}`)].join(
+      ',',
+    ),
+  ];
+  const totals: Record<string, number> = { grid_import: 0, grid_export: 0, pv: 0 };
+  const reading = (at: number) =>
+    [
+      `${new Date(at).toISOString().slice(0, 19)}Z`,
+      `${new Date(at + 2 * HOUR_MS).toISOString().slice(0, 19)}+0200`,
+      ...meters.map((meter) => totals[meter].toFixed(9)),
+    ].join(',');
+  lines.push(reading(Date.parse(halfHourRows[0].split(',')[0])));
+  for (const row of halfHourRows) {
+    const [stamp, pv, load] = row
+      .split(',')
+      .map((cell, index) => (index === 0 ? Date.parse(cell) : Number(cell)));
+    const net = load - pv;
+    for (const quarter of [1, 2]) {
+      totals.pv += pv / 4000;
+      totals.grid_import += Math.max(0, net) / 4000;
+      totals.grid_export += Math.max(0, -net) / 4000;
+      lines.push(reading(stamp + (quarter * HOUR_MS) / 4));
+    }
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
 describe('npm run bench:forecast', () => {
   let directory: string;
   beforeAll(() => {
@@ -156,5 +191,36 @@ describe('npm run bench:forecast', () => {
       stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
     expect(scores(inWatts.stdout)).toHaveLength(2);
     expect(scores(inEnergy.stdout)).toEqual(scores(inWatts.stdout));
+  });
+
+  it('scores an OPSD building read every 15 minutes as the same data in the plain layout', () => {
+    const plain = join(directory, 'plain.csv');
+    writeHalfHourlyCsv(plain, 40);
+    const [, ...rows] = readFileSync(plain, 'utf8').trimEnd().split('\n');
+    const meters = join(directory, 'opsd.csv');
+    writeOpsdMeters(meters, rows, true);
+    const noExport = join(directory, 'opsd-no-export.csv');
+    writeOpsdMeters(noExport, rows, false);
+    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58', '--time-zone', 'Europe/Berlin'];
+    const asPlain = bench('--csv', plain, ...site, '--results', join(directory, 'plain'));
+    const opsd = ['--opsd-prefix', 'DE_KN_residential9', ...site];
+    const asOpsd = bench('--opsd', meters, ...opsd, '--results', join(directory, 'opsd'));
+    expect(asOpsd.stderr).toBe('');
+    expect(asOpsd.status).toBe(0);
+    expect(asOpsd.stdout).toContain('rows every 15 min; meters: DE_KN_residential9_grid_import');
+    expect(asOpsd.stdout).toContain('utc_timestamp taken as UTC: no PV in both summer and winter');
+    const scores = (stdout: string) =>
+      stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
+    expect(scores(asPlain.stdout)).toHaveLength(2);
+    expect(scores(asOpsd.stdout)).toEqual(scores(asPlain.stdout));
+
+    const withoutExport = bench('--opsd', noExport, ...opsd, '--results', join(directory, 'no-export'));
+    expect(withoutExport.status).toBe(0);
+    expect(withoutExport.stdout).toContain(
+      'no load: DE_KN_residential9 has PV but no grid_export meter: what it used cannot be told from the grid import',
+    );
+    expect(scores(withoutExport.stdout)).toEqual(
+      scores(asPlain.stdout).filter((line) => line.includes('solar')),
+    );
   });
 });

@@ -47,14 +47,14 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'FILE',
         defaultText: 'none',
-        help: 'an NREL PVDAQ export: measured_on,<power column>, 15-minute means in W',
+        help: 'an NREL PVDAQ export: measured_on,<power column>, means in W every 1 to 60 minutes',
       },
       {
         name: 'opsd',
         type: 'string',
         value: 'FILE',
         defaultText: 'none',
-        help: 'an Open Power System Data household file: hourly cumulative kWh meters',
+        help: 'an Open Power System Data household file: cumulative kWh meters of a building, every 1 to 60 minutes',
       },
       {
         name: 'psm3',
@@ -134,7 +134,7 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'PREFIX',
         default: 'DE_KN_residential4',
-        help: '--opsd: the household’s column prefix',
+        help: '--opsd: the building’s column prefix',
       },
       {
         name: 'cest-shift',
