@@ -221,6 +221,27 @@ describe('parsePlainCsv: columns and values', () => {
     expect(series.clipped).toEqual({ pv: 31 * 24, load: 0, ghi: 31 * 24 });
   });
 
+  it('lists the header names it does not read', () => {
+    const text = csv({ header: 'timestamp,pv_power_w,Irradiance,Temp', value: () => '800,650,21' });
+    const series = parsePlainCsv(text, UTC);
+    expect(series.columns).toEqual({ time: 'timestamp', pv: 'pv_power_w' });
+    expect(series.unread).toEqual(['Irradiance', 'Temp']);
+    expect(series.ghi).toBeNull();
+    expect(series.temperature).toBeNull();
+    expect(series.pv!.get(START)).toBe(800);
+  });
+
+  it('reads ac_power as PV power in W, and ac_power_kw in kW', () => {
+    const watts = parsePlainCsv(csv({ header: 'timestamp,ac_power', value: () => '1500' }), UTC);
+    expect(watts.columns.pv).toBe('ac_power');
+    expect(watts.units.pv).toBe('W');
+    expect(watts.pv!.get(START)).toBe(1500);
+    const kilowatts = parsePlainCsv(csv({ header: 'timestamp,ac_power_kw', value: () => '1.5' }), UTC);
+    expect(kilowatts.columns.pv).toBe('ac_power_kw');
+    expect(kilowatts.units.pv).toBe('kW');
+    expect(kilowatts.pv!.get(START)).toBe(1500);
+  });
+
   it('takes a load column alone', () => {
     const series = parsePlainCsv(csv({ header: 'datetime,consumption' }), UTC);
     expect(series.pv).toBeNull();

@@ -179,14 +179,15 @@ interface Columns {
   units: Record<'pv' | 'load', PowerUnit>;
 }
 
-/** The caller's own columns: a timestamp and PV power in W. */
+/** The caller's own columns: a timestamp and PV power, in W unless its name says kW, Wh or kWh. */
 function namedColumns(names: string[], columns: { time: string; pv: string }, source: string): Columns {
   const index = (name: string) => {
     const found = names.indexOf(name);
     if (found < 0) throw new DataError(`${source}: no column ${name} (have ${names.join(', ')})`);
     return found;
   };
-  return { index: { time: index(columns.time), pv: index(columns.pv) }, units: { pv: 'W', load: 'W' } };
+  const unit = UNIT_KEYS.get(key(columns.pv))?.unit ?? 'W';
+  return { index: { time: index(columns.time), pv: index(columns.pv) }, units: { pv: unit, load: 'W' } };
 }
 
 function findColumns(names: string[], source: string): Columns {

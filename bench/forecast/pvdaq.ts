@@ -17,9 +17,13 @@ export interface PvdaqOptions {
   stamps: 'start' | 'end';
 }
 
-/** The column holding AC power: the one named, else the only candidate. */
+/** The column holding AC power: the one named, else the only candidate; `ac_power_kw` is read in kW. */
 export function pvdaqPowerColumn(names: string[], wanted: string | null, source: string): string {
-  if (wanted !== null) return wanted;
+  if (wanted !== null) {
+    if (!names.includes(wanted))
+      throw new DataError(`${source}: no column ${wanted} (have ${names.join(', ')}) for --pvdaq-column`);
+    return wanted;
+  }
   const values = names.filter((name) => name !== 'measured_on' && name !== '');
   const acPower = values.filter((name) => /^ac_power/i.test(name));
   if (values.length === 1) return values[0];

@@ -1,0 +1,154 @@
+import { DataError } from './data-error';
+import { parsePsm3 } from './psm3';
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const START = Date.parse('2011-06-01T00:00:00Z');
+
+/** A sample: its instant, GHI, air temperature and, where the file has the column, clear-sky GHI. */
+interface Sample {
+  at: number;
+  ghi: number;
+  temperature: number;
+  clear?: number;
+}
+
+/** A PSM3 file as pandas writes pvlib's frame: the unnamed index first, its stamps in UTC (`+00:00`). */
+function psm3(samples: Sample[], withClear = false): string {
+  const lines = [withClear ? ',ghi,temp_air,ghi_clear' : ',ghi,temp_air'];
+  for (const { at, ghi, temperature, clear } of samples) {
+    const stamp = `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')}+00:00`;
+    lines.push(`${stamp},${ghi},${temperature}${withClear ? `,${clear}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Samples every `minutes` from START, the i-th worth `ghi[i]`, with a temperature of its own. */
+const every = (minutes: number, ghi: number[], from = START): Sample[] =>
+  ghi.map((value, index) => ({
+    at: from + index * minutes * MINUTE_MS,
+    ghi: value,
+    temperature: 10 + index,
+  }));
+
+const psm3Error = (text: string): string => {
+  try {
+    parsePsm3(text, 'psm3.csv');
+  } catch (error) {
+    expect(error).toBeInstanceOf(DataError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a DataError');
+};
+
+describe('parsePsm3: hourly means of instantaneous samples', () => {
+  it('weighs half-hourly samples at :00, :30 and :00 by a quarter, a half and a quarter', () => {
+    const ghi = [100, 260, 410, 530, 590, 610, 570];
+    const series = parsePsm3(psm3(every(30, ghi)));
+    expect(series.intervalMinutes).toBe(30);
+    expect(series.rows).toBe(7);
+    expect([...series.ghi.keys()]).toEqual([START, START + HOUR_MS, START + 2 * HOUR_MS]);
+    expect(series.ghi.get(START)).toBeCloseTo(0.25 * 100 + 0.5 * 260 + 0.25 * 410, 10);
+    expect(series.ghi.get(START + HOUR_MS)).toBeCloseTo(0.25 * 410 + 0.5 * 530 + 0.25 * 590, 10);
+    expect(series.ghi.get(START + 2 * HOUR_MS)).toBeCloseTo(0.25 * 590 + 0.5 * 610 + 0.25 * 570, 10);
+    // Temperatures 10, 11, 12 in the first hour.
+    expect(series.temperature.get(START)).toBeCloseTo(0.25 * 10 + 0.5 * 11 + 0.25 * 12, 10);
+  });
+
+  it('weighs hourly samples at :30 by 1/8, 3/4 and 1/8 of the one before, its own and the one after', () => {
+    const ghi = [120, 340, 515, 640];
+    const series = parsePsm3(psm3(every(60, ghi, START - 30 * MINUTE_MS)));
+    expect(series.intervalMinutes).toBe(60);
+    // 23:30, 00:30, 01:30, 02:30 span the hours 00:00 and 01:00 only.
+    expect([...series.ghi.keys()]).toEqual([START, START + HOUR_MS]);
+    expect(series.ghi.get(START)).toBeCloseTo(120 / 8 + (3 / 4) * 340 + 515 / 8, 10);
+    expect(series.ghi.get(START + HOUR_MS)).toBeCloseTo(340 / 8 + (3 / 4) * 515 + 640 / 8, 10);
+  });
+
+  it('gives 15-minute samples on the lines between half-hourly ones the half-hourly means', () => {
+    const ghi = [100, 260, 410, 530, 590, 610, 570];
+    const halfHours = parsePsm3(psm3(every(30, ghi)));
+    const quarters = ghi.flatMap((value, index) =>
+      index === ghi.length - 1 ? [value] : [value, (value + ghi[index + 1]) / 2],
+    );
+    const series = parsePsm3(psm3(every(15, quarters)));
+    expect(series.intervalMinutes).toBe(15);
+    expect([...series.ghi.keys()]).toEqual([...halfHours.ghi.keys()]);
+    for (const [hour, value] of halfHours.ghi) expect(series.ghi.get(hour)).toBeCloseTo(value, 10);
+  });
+
+  it('reads the clear-sky GHI when the file has it, and leaves it empty when not', () => {
+    const samples = every(30, [100, 260, 410]).map((sample, index) => ({
+      ...sample,
+      clear: [150, 300, 450][index],
+    }));
+    const without = parsePsm3(psm3(samples));
+    expect(without.ghiClear.size).toBe(0);
+    expect(without.ghi.get(START)).toBeCloseTo(257.5, 10);
+    const withClear = parsePsm3(psm3(samples, true));
+    expect([...withClear.ghiClear.keys()]).toEqual([START]);
+    expect(withClear.ghiClear.get(START)).toBeCloseTo(0.25 * 150 + 0.5 * 300 + 0.25 * 450, 10);
+    expect(withClear.ghi.get(START)).toBeCloseTo(257.5, 10);
+  });
+
+  it('takes the offset of each stamp: 00:00 at −07:00 is 07:00 UTC', () => {
+    const text = [
+      ',ghi,temp_air',
+      '2011-01-01 00:00:00-07:00,0,-5',
+      '2011-01-01 00:30:00-07:00,0,-6',
+      '2011-01-01 01:00:00-07:00,0,-8',
+    ].join('\n');
+    const series = parsePsm3(text);
+    const seven = Date.parse('2011-01-01T07:00:00Z');
+    expect([...series.temperature.keys()]).toEqual([seven]);
+    expect(series.temperature.get(seven)).toBeCloseTo(0.25 * -5 + 0.5 * -6 + 0.25 * -8, 10);
+  });
+});
+
+describe('parsePsm3: gaps, values and order', () => {
+  it('leaves out the hours a gap of more than an hour between samples covers', () => {
+    // 00:00, 00:30, 01:00, then 02:30 (90 minutes on), 03:00, 03:30, 04:00.
+    const samples = [
+      ...every(30, [100, 200, 300]),
+      ...every(30, [400, 500, 600, 700], START + 150 * MINUTE_MS),
+    ];
+    const series = parsePsm3(psm3(samples));
+    expect([...series.ghi.keys()]).toEqual([START, START + 3 * HOUR_MS]);
+    expect(series.ghi.get(START + 3 * HOUR_MS)).toBeCloseTo(0.25 * 500 + 0.5 * 600 + 0.25 * 700, 10);
+    // A gap of exactly an hour is a line to integrate, as between hourly samples.
+    const hourApart = parsePsm3(
+      psm3([...every(30, [100, 200, 300]), ...every(30, [400, 500, 600], START + 2 * HOUR_MS)]),
+    );
+    expect(hourApart.ghi.get(START + HOUR_MS)).toBeCloseTo((300 + 400) / 2, 10);
+  });
+
+  it('sets a negative mean GHI to 0, and keeps negative temperatures', () => {
+    const samples = every(30, [-2, -3, -2]).map((sample) => ({ ...sample, temperature: -4 }));
+    const series = parsePsm3(psm3(samples));
+    expect(series.ghi.get(START)).toBe(0);
+    expect(series.temperature.get(START)).toBeCloseTo(-4, 10);
+  });
+
+  it('refuses rows out of time order, and a row twice', () => {
+    const [first, second, third] = every(30, [100, 200, 300]);
+    expect(psm3Error(psm3([first, third, second]))).toMatch(
+      /psm3\.csv: 2011-06-01 00:30:00\+00:00 is not after the row before; rows must be in time order/,
+    );
+    expect(psm3Error(psm3([first, second, second]))).toMatch(/is not after the row before/);
+  });
+
+  it('refuses a file without a ghi or temp_air column, naming the columns it has', () => {
+    expect(psm3Error('time,dni,temp_air\n2011-06-01 00:00:00+00:00,0,10\n')).toMatch(
+      /psm3\.csv: no column ghi \(have time, dni, temp_air\)/,
+    );
+    expect(psm3Error('time,ghi,temperature\n2011-06-01 00:00:00+00:00,0,10\n')).toMatch(
+      /no column temp_air \(have time, ghi, temperature\)/,
+    );
+  });
+
+  it('refuses a stamp it cannot read', () => {
+    expect(psm3Error(',ghi,temp_air\n06/01/2011 00:00,0,10\n')).toMatch(
+      /psm3\.csv: bad time 06\/01\/2011 00:00/,
+    );
+  });
+});
