@@ -1,4 +1,4 @@
-import { chooseCestShift } from './alignment';
+import { chooseCestShift, choosePvdaqClock } from './alignment';
 import { parseOpsd } from './opsd';
 
 const HOUR_MS = 3_600_000;
@@ -118,5 +118,49 @@ describe('chooseCestShift', () => {
     expect(choice.shift).toBe(false);
     expect(choice.lines[0]).toMatch(/May–Aug \d+ min, Nov–Feb —$/);
     expect(choice.lines[2]).toMatch(/^utc_timestamp taken as UTC: no PV in both summer and winter/);
+  });
+});
+
+describe('choosePvdaqClock', () => {
+  const GOLDEN = -105.18;
+  /** Hourly PV of 20 days around each solstice, a bell on solar noon, its hours moved by `summerShift` h in summer. */
+  function pv(summerShift: number, seasons = [WINTER, SUMMER]): Map<number, number> {
+    const noon = 12 - GOLDEN / 15;
+    const series = new Map<number, number>();
+    for (const season of seasons)
+      for (let at = season.from; at < season.from + season.days * DAY_MS; at += HOUR_MS) {
+        // Hours from solar noon, across UTC midnight too (noon is near 19:00Z here).
+        const fromNoon = (((((at % DAY_MS) / HOUR_MS + 0.5 - noon) % 24) + 36) % 24) - 12;
+        const power = 1000 * Math.max(0, 1 - (fromNoon / season.halfWidth) ** 2);
+        series.set(at + (season === SUMMER ? summerShift : 0) * HOUR_MS, power);
+      }
+    return series;
+  }
+
+  it('reads wall time in the zone when the offsets put summer an hour late (system 50)', () => {
+    const choice = choosePvdaqClock({ local: pv(0), offset: pv(1) }, 'America/Denver', GOLDEN);
+    expect(choice.clock).toBe('local');
+    expect(choice.lines[2]).toBe(
+      'stamps read as wall time in America/Denver: then summer and winter agree (--pvdaq-clock offset keeps their offsets)',
+    );
+  });
+
+  it('keeps the offsets when they are right and the wall-time reading puts summer an hour early', () => {
+    const choice = choosePvdaqClock({ local: pv(-1), offset: pv(0) }, 'America/Denver', GOLDEN);
+    expect(choice.clock).toBe('offset');
+    expect(choice.lines[0]).toMatch(
+      /^PV centre − solar noon at the stamps' offsets: May–Aug -?\d+ min, Nov–Feb/,
+    );
+    expect(choice.lines[2]).toMatch(/^stamps read at their offsets: then summer and winter agree/);
+  });
+
+  it('reads wall time without PV in both seasons, saying why', () => {
+    const choice = choosePvdaqClock(
+      { local: pv(0, [SUMMER]), offset: pv(1, [SUMMER]) },
+      'America/Denver',
+      GOLDEN,
+    );
+    expect(choice.clock).toBe('local');
+    expect(choice.lines[2]).toMatch(/no PV in both summer and winter to check the clock against/);
   });
 });

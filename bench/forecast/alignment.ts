@@ -114,18 +114,16 @@ export interface CestChoice {
  */
 export function chooseCestShift(file: HouseholdFile, longitude: number, forced: boolean | null): CestChoice {
   const lines: string[] = [];
-  const may = (hour: number) => month(hour) >= 5 && month(hour) <= 8;
-  const cold = (hour: number) => month(hour) >= 11 || month(hour) <= 2;
-  const seasonGap: Record<'with' | 'without', number> = { with: NaN, without: NaN };
+  const seasonGap = { with: NaN, without: NaN };
   if (file.meters.pv.length > 0)
     for (const shift of [false, true]) {
-      const { pv } = householdSeries(file, shift);
-      const summer = centroidOffset(pv!, longitude, may);
-      const winter = centroidOffset(pv!, longitude, cold);
-      seasonGap[shift ? 'with' : 'without'] = Math.abs(summer - winter);
-      lines.push(
-        `PV centre − solar noon ${shift ? 'with' : 'without'} the CEST shift: May–Aug ${minutes(summer)}, Nov–Feb ${minutes(winter)}`,
+      const { gap, line } = seasonalCentres(
+        householdSeries(file, shift).pv!,
+        longitude,
+        `${shift ? 'with' : 'without'} the CEST shift`,
       );
+      seasonGap[shift ? 'with' : 'without'] = gap;
+      lines.push(line);
     }
   if (forced !== null) {
     lines.push(
@@ -146,4 +144,56 @@ export function chooseCestShift(file: HouseholdFile, longitude: number, forced: 
       : 'utc_timestamp taken as UTC: summer and winter agree without a shift (--cest-shift on to move CEST rows)',
   );
   return { shift, lines };
+}
+
+/**
+ * How far apart the PV's daily centres (against solar noon) sit in May–Aug and in Nov–Feb, hours
+ * (NaN without PV in both), and a line saying where each is. Read with the right clock the two
+ * agree, whatever the array's azimuth; a clock that follows summer time, read as a fixed one, puts
+ * the summer centres an hour late.
+ */
+export function seasonalCentres(
+  pv: HourlySeries,
+  longitude: number,
+  label: string,
+): { gap: number; line: string } {
+  const summer = centroidOffset(pv, longitude, (hour) => month(hour) >= 5 && month(hour) <= 8);
+  const winter = centroidOffset(pv, longitude, (hour) => month(hour) >= 11 || month(hour) <= 2);
+  return {
+    gap: Math.abs(summer - winter),
+    line: `PV centre − solar noon ${label}: May–Aug ${minutes(summer)}, Nov–Feb ${minutes(winter)}`,
+  };
+}
+
+export type PvdaqClock = 'local' | 'offset';
+
+/**
+ * How a PVDAQ file's stamps are read, decided from its PV: as wall time in the site's zone with
+ * the offset dropped (`local`; system 50's stamps carry −07:00 all year while its clock follows
+ * summer time), or at the offset they carry (`offset`), whichever makes the PV's summer and winter
+ * days centre alike. Without PV in both seasons they are read as local time, as the layout
+ * documents them.
+ */
+export function choosePvdaqClock(
+  readings: Record<PvdaqClock, HourlySeries>,
+  timeZone: string,
+  longitude: number,
+): { clock: PvdaqClock; lines: string[] } {
+  const local = seasonalCentres(readings.local, longitude, `read as wall time in ${timeZone}`);
+  const offset = seasonalCentres(readings.offset, longitude, "at the stamps' offsets");
+  const lines = [offset.line, local.line];
+  if (!Number.isFinite(local.gap) || !Number.isFinite(offset.gap)) {
+    lines.push(
+      `stamps read as wall time in ${timeZone}: no PV in both summer and winter to check the clock against ` +
+        '(--pvdaq-clock offset keeps their offsets)',
+    );
+    return { clock: 'local', lines };
+  }
+  const clock: PvdaqClock = local.gap <= offset.gap ? 'local' : 'offset';
+  lines.push(
+    clock === 'local'
+      ? `stamps read as wall time in ${timeZone}: then summer and winter agree (--pvdaq-clock offset keeps their offsets)`
+      : `stamps read at their offsets: then summer and winter agree (--pvdaq-clock local reads wall time in ${timeZone})`,
+  );
+  return { clock, lines };
 }

@@ -131,6 +131,11 @@ describe('parseOptions', () => {
     const pvdaq = ['--pvdaq', 'p.csv', ...SITE, '--time-zone', 'America/Denver', '--capacity', '3.5kW'];
     expect(options(...pvdaq).pvdaqColumn).toBeNull();
     expect(options(...pvdaq, '--pvdaq-column', 'ac_power').pvdaqColumn).toBe('ac_power');
+    expect(options(...pvdaq).pvdaqClock).toBeNull();
+    expect(options(...pvdaq, '--pvdaq-clock', 'offset').pvdaqClock).toBe('offset');
+    expect(usageError(...pvdaq, '--pvdaq-clock', 'utc')).toBe(
+      '--pvdaq-clock wants auto or local or offset, got utc',
+    );
     const opsd = ['--opsd', 'h.csv', ...SITE];
     // A building without PV needs no capacity: the run checks that once it has read the file.
     expect(options(...opsd)).toMatchObject({ capacityWatts: null, cestShift: null });

@@ -130,6 +130,13 @@ const GROUPS: OptionGroup[] = [
         help: '--pvdaq: the AC power column',
       },
       {
+        name: 'pvdaq-clock',
+        type: 'string',
+        value: 'auto|local|offset',
+        default: 'auto',
+        help: '--pvdaq: read the stamps as wall time in --time-zone, their offset dropped (local), as system 50 needs, or at their offset (offset); auto decides from the PV, whose summer and winter days must centre alike',
+      },
+      {
         name: 'opsd-prefix',
         type: 'string',
         value: 'PREFIX',
@@ -280,6 +287,8 @@ export interface BenchOptions {
   stamps: 'start' | 'end';
   /** Null: the file's only power column. */
   pvdaqColumn: string | null;
+  /** Null: decided from the PV (auto). */
+  pvdaqClock: 'local' | 'offset' | null;
   opsdPrefix: string;
   /** Null: decided from the PV (auto). */
   cestShift: boolean | null;
@@ -378,6 +387,7 @@ function parseFlags(argv: string[]): Record<string, string | boolean | undefined
 const LAYOUT_OPTIONS: Record<string, Layout[]> = {
   stamps: ['csv', 'pvdaq'],
   'pvdaq-column': ['pvdaq'],
+  'pvdaq-clock': ['pvdaq'],
   'opsd-prefix': ['opsd'],
   'cest-shift': ['opsd'],
 };
@@ -442,6 +452,10 @@ export function parseOptions(argv: string[]): ParsedCommand {
       ...site,
       stamps: oneOf(text('stamps')!, 'stamps', ['start', 'end']),
       pvdaqColumn: text('pvdaq-column') ?? null,
+      pvdaqClock: (() => {
+        const clock = oneOf(text('pvdaq-clock')!, 'pvdaq-clock', ['auto', 'local', 'offset']);
+        return clock === 'auto' ? null : clock;
+      })(),
       opsdPrefix: text('opsd-prefix')!,
       cestShift: { auto: null, on: true, off: false }[
         oneOf(text('cest-shift')!, 'cest-shift', ['auto', 'on', 'off'])

@@ -152,3 +152,45 @@ describe('parsePsm3: gaps, values and order', () => {
     );
   });
 });
+
+describe('parsePsm3: the file as NSRDB serves it', () => {
+  /** Two metadata rows (names, values with the Time Zone in hours), then Year..Minute and the values. */
+  const nsrdb = (zone: string, rows: string[]) =>
+    [
+      'Source,Location ID,City,State,Country,Latitude,Longitude,Time Zone,Elevation,Local Time Zone',
+      `NSRDB,149190,-,-,-,39.73,-105.18,${zone},1829,-7`,
+      'Year,Month,Day,Hour,Minute,DHI,DNI,GHI,Clearsky GHI,Temperature',
+      ...rows,
+    ].join('\n');
+
+  it('reads the stamps in the metadata’s Time Zone and the columns by their NSRDB names', () => {
+    const series = parsePsm3(
+      nsrdb('-7', [
+        '2011,6,1,0,0,0,0,100,150,10',
+        '2011,6,1,0,30,0,0,200,250,12',
+        '2011,6,1,1,0,0,0,300,350,14',
+      ]),
+      'nsrdb.csv',
+    );
+    // 00:00 at UTC−7 is 07:00Z.
+    const hour = Date.parse('2011-06-01T07:00:00Z');
+    expect([...series.ghi.keys()]).toEqual([hour]);
+    expect(series.ghi.get(hour)).toBeCloseTo(0.25 * 100 + 0.5 * 200 + 0.25 * 300, 10);
+    expect(series.ghiClear.get(hour)).toBeCloseTo(0.25 * 150 + 0.5 * 250 + 0.25 * 350, 10);
+    expect(series.temperature.get(hour)).toBeCloseTo(12, 10);
+    expect(series.rows).toBe(3);
+  });
+
+  it('takes Time Zone 0 for stamps in UTC, and names what it cannot read', () => {
+    const series = parsePsm3(
+      nsrdb('0', ['2011,6,1,0,30,0,0,100,0,10', '2011,6,1,1,30,0,0,200,0,10']),
+      'nsrdb.csv',
+    );
+    expect(series.intervalMinutes).toBe(60);
+    expect(series.ghi.size).toBe(0); // two samples an hour apart span no whole UTC hour
+    expect(psm3Error(nsrdb('-7', ['2011,6,x,0,0,0,0,100,150,10']))).toMatch(
+      /psm3\.csv: bad time 2011 6 x 0 0/,
+    );
+    expect(psm3Error(nsrdb('', ['2011,6,1,0,0,0,0,100,150,10']))).toMatch(/no Time Zone in the metadata row/);
+  });
+});

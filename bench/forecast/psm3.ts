@@ -2,9 +2,10 @@ import { DataError } from './data-error';
 import { column, header, HourlySeries, lines, numberOrNull, readText } from './data-files';
 
 /**
- * NSRDB PSM3 weather as pvlib writes it (`pvlib.iotools.get_psm3`, saved by pandas): the first
+ * NSRDB PSM3 weather as pvlib writes it (`pvlib.iotools.get_psm3`, saved by pandas: the first
  * column is the stamp with its real fixed offset, then `ghi` (W/m²), `temp_air` (°C) and,
- * optionally, `ghi_clear`, found by name. The values are (near-)instantaneous at their stamp:
+ * optionally, `ghi_clear`, found by name), or as NSRDB serves it (`GHI`, `Temperature`,
+ * `Clearsky GHI`; below). The values are (near-)instantaneous at their stamp:
  * every 30 or 60 minutes as NSRDB serves them, or on a finer grid interpolated from those.
  *
  * The mean over a UTC hour is the integral over it of the straight lines between consecutive
@@ -45,26 +46,68 @@ function mostCommonStep(samples: Sample[]): number {
   return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [0, 0])[0];
 }
 
+interface Psm3Columns {
+  rows: string[];
+  ghi: number;
+  temperature: number;
+  /** −1 without a clear-sky column. */
+  clear: number;
+  /** A row's stamp as written, and its UTC instant, ms (NaN when it cannot be read). */
+  stamp: (cells: string[]) => string;
+  instant: (cells: string[]) => number;
+}
+
+/**
+ * The two ways PSM3 files come: as pvlib writes them (a header row, the stamp with its offset
+ * first), or as NSRDB serves them (a row of metadata names, one of their values, then the header
+ * with `Year,Month,Day,Hour,Minute` in the fixed offset the metadata's `Time Zone` gives, in hours).
+ */
+function psm3Columns(text: string, source: string): Psm3Columns {
+  const all = lines(text);
+  const first = header(all[0] ?? '');
+  if (first[0] === 'Source' && first.includes('Time Zone')) {
+    const zoneHours = numberOrNull(header(all[1] ?? '')[first.indexOf('Time Zone')]);
+    if (zoneHours === null) throw new DataError(`${source}: no Time Zone in the metadata row`);
+    const names = header(all[2] ?? '');
+    const [year, month, day, hour, minute] = ['Year', 'Month', 'Day', 'Hour', 'Minute'].map((name) =>
+      column(names, name, source),
+    );
+    return {
+      rows: all.slice(3),
+      ghi: column(names, 'GHI', source),
+      temperature: column(names, 'Temperature', source),
+      clear: names.indexOf('Clearsky GHI'),
+      stamp: (cells) => [year, month, day, hour, minute].map((index) => cells[index]).join(' '),
+      instant: (cells) =>
+        Date.UTC(+cells[year], +cells[month] - 1, +cells[day], +cells[hour], +cells[minute]) -
+        zoneHours * HOUR_MS,
+    };
+  }
+  return {
+    rows: all.slice(1),
+    ghi: column(first, 'ghi', source),
+    temperature: column(first, 'temp_air', source),
+    clear: first.indexOf('ghi_clear'),
+    stamp: (cells) => cells[0],
+    instant: (cells) => Date.parse(`${cells[0].slice(0, 10)}T${cells[0].slice(11)}`),
+  };
+}
+
 export function parsePsm3(text: string, source = 'input'): Psm3Series {
-  const [first, ...rows] = lines(text);
-  const names = header(first ?? '');
-  const ghiIndex = column(names, 'ghi', source);
-  const temperatureIndex = column(names, 'temp_air', source);
-  const clearIndex = names.indexOf('ghi_clear');
+  const layout = psm3Columns(text, source);
   const samples: Sample[] = [];
-  for (const row of rows) {
+  for (const row of layout.rows) {
     const cells = row.split(',');
-    const stamp = cells[0];
-    const at = Date.parse(`${stamp.slice(0, 10)}T${stamp.slice(11)}`);
-    if (!Number.isFinite(at)) throw new DataError(`${source}: bad time ${stamp}`);
+    const at = layout.instant(cells);
+    if (!Number.isFinite(at)) throw new DataError(`${source}: bad time ${layout.stamp(cells)}`);
     if (samples.length > 0 && at <= samples[samples.length - 1].at)
       throw new DataError(
-        `${source}: ${stamp} is not after the row before; rows must be in time order, each once`,
+        `${source}: ${layout.stamp(cells)} is not after the row before; rows must be in time order, each once`,
       );
-    const ghi = numberOrNull(cells[ghiIndex]);
-    const temperature = numberOrNull(cells[temperatureIndex]);
+    const ghi = numberOrNull(cells[layout.ghi]);
+    const temperature = numberOrNull(cells[layout.temperature]);
     if (ghi === null || temperature === null) continue;
-    const clear = clearIndex < 0 ? null : numberOrNull(cells[clearIndex]);
+    const clear = layout.clear < 0 ? null : numberOrNull(cells[layout.clear]);
     samples.push({ at, values: [ghi, clear ?? NaN, temperature] });
   }
 
@@ -99,7 +142,7 @@ export function parsePsm3(text: string, source = 'input'): Psm3Series {
     ghi,
     ghiClear,
     temperature,
-    rows: rows.length,
+    rows: layout.rows.length,
     intervalMinutes: mostCommonStep(samples) / MINUTE_MS,
   };
 }

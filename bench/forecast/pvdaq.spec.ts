@@ -3,7 +3,7 @@ import { parsePvdaq, PvdaqOptions, pvdaqPowerColumn } from './pvdaq';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
-const DENVER: PvdaqOptions = { timeZone: 'America/Denver', column: null, stamps: 'start' };
+const DENVER: PvdaqOptions = { timeZone: 'America/Denver', clock: 'local', column: null, stamps: 'start' };
 
 /** Wall-clock time as if it were UTC, ms: `wall(2012, 7, 1, 12)` is 2012-07-01 12:00 on the site's clock. */
 const wall = (year: number, month: number, day: number, hour = 0, minute = 0) =>
@@ -149,6 +149,12 @@ describe('parsePvdaq: time stamps', () => {
     expect(series.intervalMinutes).toBe(15);
     expect(series.pv!.size).toBe(31 * 24);
     expect(series.commonOffsetZone).toBeNull();
+  });
+
+  it('reads the stamps at their offset with the offset clock, summer or not', () => {
+    const series = parsePvdaq(pvdaq({ from: SUMMER, minutes: 15 }), { ...DENVER, clock: 'offset' });
+    expect(series.pv!.get(Date.parse('2012-07-01T19:00:00Z'))).toBe((1200 + 1215 + 1230 + 1245) / 4);
+    expect(series.commonOffsetZone).toBe('UTC-07:00');
   });
 
   it('reads the same stamps in standard time (MST, UTC−7) in winter', () => {

@@ -1,17 +1,20 @@
 import { DataError } from './data-error';
-import { readText } from './data-files';
 import { parsePlainCsv, PlainCsvSeries } from './plain-csv';
 
 /**
  * NREL PVDAQ `measured_on,<power>...`: every stamp carries the site's standard-time offset
- * (`-07:00`), but the clock follows summer time, so the offset is dropped and the wall time read
- * in the site's zone. Values are interval means in W at any regular interval (15 minutes in the
- * pvanalytics extracts, 1 minute in others), labelled by the start of their interval (pandas'
- * default) or by its end. Read as the plain layout is, with these two columns named.
+ * (`-07:00`), but in system 50's file the clock follows summer time, so the offset is dropped and
+ * the wall time read in the site's zone (`clock: 'local'`); a file whose offsets are right is read
+ * as written (`'offset'`; `choosePvdaqClock` in alignment.ts tells the two apart). Values are
+ * interval means in W at any regular interval (15 minutes in the pvanalytics extracts, 1 minute
+ * in others), labelled by the start of their interval (pandas' default) or by its end. Read as the
+ * plain layout is, with these two columns named.
  */
 
 export interface PvdaqOptions {
   timeZone: string;
+  /** `local`: the offset dropped and the wall time read in `timeZone`; `offset`: the stamps as written. */
+  clock: 'local' | 'offset';
   /** The power column; null: the only value column, or the only `ac_power…` one. */
   column: string | null;
   stamps: 'start' | 'end';
@@ -48,12 +51,8 @@ export function parsePvdaq(text: string, options: PvdaqOptions, source = 'input'
       timeZone: options.timeZone,
       stamps: options.stamps,
       columns: { time: 'measured_on', pv: power },
-      wallClock: true,
+      wallClock: options.clock === 'local',
     },
     source,
   );
-}
-
-export function readPvdaq(path: string, options: PvdaqOptions): PlainCsvSeries {
-  return parsePvdaq(readText(path), options, path);
 }

@@ -1,17 +1,19 @@
 import {
   chooseCestShift,
+  choosePvdaqClock,
+  PvdaqClock,
   psm3ClearSkyCentroid,
   pvCentreOffsetMinutes,
   pvWeatherCorrelation,
 } from './alignment';
 import { checkCoverage } from './coverage';
 import { DataError } from './data-error';
-import type { HourlySeries } from './data-files';
+import { HourlySeries, readText } from './data-files';
 import { householdSeries, readOpsd } from './opsd';
 import type { BenchOptions } from './options';
 import { PlainCsvSeries, readPlainCsv } from './plain-csv';
 import { readPsm3 } from './psm3';
-import { readPvdaq } from './pvdaq';
+import { parsePvdaq } from './pvdaq';
 import { UsageError } from './options';
 
 /**
@@ -95,7 +97,9 @@ function plainNotes(csv: PlainCsvSeries, options: BenchOptions, notes: string[])
     );
   if (options.layout === 'pvdaq')
     notes.push(
-      `the stamps' offset dropped and their wall times read in ${options.timeZone}, whose clock follows summer time`,
+      csv.offsets.size === 0
+        ? `the stamps' offset dropped and their wall times read in ${options.timeZone}`
+        : `the stamps read at their offsets`,
     );
   const { coverage } = csv;
   notes.push(
@@ -130,7 +134,25 @@ export function readSite(options: BenchOptions): SiteSeries {
     };
   } else if (options.layout === 'pvdaq') {
     const timeZone = options.timeZone!;
-    const pv = readPvdaq(options.path, { timeZone, column: options.pvdaqColumn, stamps: options.stamps });
+    const text = readText(options.path);
+    const read = (clock: PvdaqClock) =>
+      parsePvdaq(
+        text,
+        { timeZone, clock, column: options.pvdaqColumn, stamps: options.stamps },
+        options.path,
+      );
+    let pv: PlainCsvSeries;
+    if (options.pvdaqClock !== null) pv = read(options.pvdaqClock);
+    else {
+      const readings = { local: read('local'), offset: read('offset') };
+      const choice = choosePvdaqClock(
+        { local: readings.local.pv!, offset: readings.offset.pv! },
+        timeZone,
+        options.longitude,
+      );
+      for (const line of choice.lines) notes.push(`check: ${line}`);
+      pv = readings[choice.clock];
+    }
     plainNotes(pv, options, notes);
     const weather = weatherFile(options, notes);
     series = {
