@@ -223,4 +223,47 @@ describe('npm run bench:forecast', () => {
       scores(asPlain.stdout).filter((line) => line.includes('solar')),
     );
   });
+
+  it('reads a PVDAQ file whose offsets are right at those offsets, as its PV asks', () => {
+    // Quarter-hour means of a south-facing array in Golden, stamped at UTC−7 all year, as a
+    // logger on standard time writes them: read as wall time in America/Denver, every summer
+    // row would move an hour early.
+    const system = resolveSystem({
+      latitude: 39.74,
+      longitude: -105.18,
+      capacityWatts: 3500,
+      orientation: { tilt: 40, azimuth: 180 },
+      seed: 3,
+    });
+    const lines = ['measured_on,ac_power'];
+    const quarter = HOUR_MS / 4;
+    for (
+      let at = Date.parse('2012-05-01T00:00:00-07:00');
+      at < Date.parse('2013-01-01T00:00:00-07:00');
+      at += quarter
+    ) {
+      const stamp = new Date(at - 7 * HOUR_MS).toISOString().slice(0, 19).replace('T', ' ');
+      lines.push(`${stamp}-07:00,${solarPowerAt(system, at + quarter / 2).toFixed(1)}`);
+    }
+    const path = join(directory, 'pvdaq-standard-time.csv');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const site = ['--capacity', '3.5kW', '--lat', '39.74', '--lon=-105.18', '--time-zone', 'America/Denver'];
+    const run = bench('--pvdaq', path, ...site, '--results', join(directory, 'pvdaq'));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('stamps read at their offsets: then summer and winter agree');
+    expect(run.stdout).toContain('the stamps read at their offsets');
+    expect(run.stdout).toMatch(/solar \(b\): nRMSE \d+\.\d %/);
+    const local = bench(
+      '--pvdaq',
+      path,
+      ...site,
+      '--pvdaq-clock',
+      'local',
+      '--results',
+      join(directory, 'local'),
+    );
+    expect(local.stdout).toContain("the stamps' offset dropped and their wall times read in America/Denver");
+    expect(local.stdout).not.toContain('then summer and winter agree');
+  });
 });
