@@ -1,5 +1,6 @@
 import { solarPosition } from '../../libs/forecast/src/solar';
 import type { HourlySeries } from './data-files';
+import { zoneOffsetMs } from './time-zones';
 import { HouseholdFile, householdSeries } from './opsd';
 
 /**
@@ -97,7 +98,85 @@ export function pvCentreOffsetMinutes(power: HourlySeries, longitude: number): n
   return Number.isFinite(offset) ? 60 * offset : null;
 }
 
-const minutes = (hours: number) => (Number.isFinite(hours) ? `${(60 * hours).toFixed(0)} min` : '—');
+const signedMinutes = (hours: number) => `${hours >= 0 ? '+' : '−'}${Math.abs(60 * hours).toFixed(0)} min`;
+
+/** Days on either side of a clock change whose PV centres are compared. */
+const CLOCK_CHANGE_WINDOW_DAYS = 14;
+/** Days with PV needed on each side for a clock change to count. */
+const MIN_CLOCK_CHANGE_DAYS = 5;
+
+/** The instants in [from, to) at which the zone's offset changes (summer time starts or ends). */
+export function clockChanges(timeZone: string, from: number, to: number): number[] {
+  const changes: number[] = [];
+  let previous = zoneOffsetMs(from, timeZone);
+  for (let day = from + DAY_MS; day < to; day += DAY_MS) {
+    const offset = zoneOffsetMs(day, timeZone);
+    if (offset === previous) continue;
+    // The change lies in the day before: find its hour.
+    let hour = day - DAY_MS;
+    while (zoneOffsetMs(hour + HOUR_MS, timeZone) === previous) hour += HOUR_MS;
+    changes.push(hour + HOUR_MS);
+    previous = offset;
+  }
+  return changes;
+}
+
+export interface ClockChangeJumps {
+  /** Mean |jump| of the PV's daily centre across the clock changes counted, hours; NaN with none. */
+  meanJump: number;
+  line: string;
+}
+
+/**
+ * How far the PV's daily centre (against solar noon) jumps across each of the zone's clock
+ * changes in the data: the mean over the 14 days after the change minus the mean over the 14 days
+ * before. Read with the right clock it barely moves (the season moves it by minutes over four
+ * weeks); read with a clock an hour off in summer it jumps by an hour, at every change. The
+ * array's azimuth, which moves the centre differently in summer and winter, cancels out.
+ */
+export function clockChangeJumps(
+  pv: HourlySeries,
+  longitude: number,
+  timeZone: string,
+  label: string,
+): ClockChangeJumps {
+  const hours = [...pv.keys()];
+  const jumps: string[] = [];
+  let sum = 0;
+  let count = 0;
+  if (hours.length > 0) {
+    const first = Math.min(...hours);
+    const last = Math.max(...hours);
+    for (const change of clockChanges(timeZone, first, last)) {
+      const window = CLOCK_CHANGE_WINDOW_DAYS * DAY_MS;
+      const before = dailyCentres(pv, longitude, change - window, change);
+      const after = dailyCentres(pv, longitude, change, change + window);
+      if (before.days < MIN_CLOCK_CHANGE_DAYS || after.days < MIN_CLOCK_CHANGE_DAYS) continue;
+      const jump = after.mean - before.mean;
+      jumps.push(`${signedMinutes(jump)} on ${new Date(change).toISOString().slice(0, 10)}`);
+      sum += Math.abs(jump);
+      count++;
+    }
+  }
+  return {
+    meanJump: count > 0 ? sum / count : NaN,
+    line: `PV centre's jump across the clock changes ${label}: ${jumps.length > 0 ? jumps.join(', ') : 'none with PV on both sides'}`,
+  };
+}
+
+/** Mean over the days of [from, to) with PV of (energy-weighted centre − solar noon), hours. */
+function dailyCentres(
+  pv: HourlySeries,
+  longitude: number,
+  from: number,
+  to: number,
+): { mean: number; days: number } {
+  const shift = (longitude / 15) * HOUR_MS;
+  const days = new Set<number>();
+  for (const [hour, value] of pv)
+    if (hour >= from && hour < to && value > 0) days.add(Math.floor((hour + shift) / DAY_MS));
+  return { mean: centroidOffset(pv, longitude, (hour) => hour >= from && hour < to), days: days.size };
+}
 
 export interface CestChoice {
   shift: boolean;
@@ -107,22 +186,27 @@ export interface CestChoice {
 
 /**
  * Whether a household file's rows stamped in CEST move an hour earlier (`forced`, or else decided
- * from its PV): the PV's daily centre against solar noon in May–Aug and in Nov–Feb, with and
- * without the move. With the right clock the two seasons agree (the array's azimuth moves both
- * alike); with "UTC" stamps that follow summer time, summer sits an hour later. Without PV in
- * both seasons the stamps are taken as UTC, as the layout documents them.
+ * from its PV): the one reading of the two under which the PV's daily centre does not jump an hour
+ * at the clock changes (`clockChangeJumps`). Without PV on both sides of a clock change the rows
+ * are moved, as the 2017 release, whose "UTC" stamps follow summer time, needs.
  */
-export function chooseCestShift(file: HouseholdFile, longitude: number, forced: boolean | null): CestChoice {
+export function chooseCestShift(
+  file: HouseholdFile,
+  longitude: number,
+  timeZone: string,
+  forced: boolean | null,
+): CestChoice {
   const lines: string[] = [];
-  const seasonGap = { with: NaN, without: NaN };
+  const jump = { with: NaN, without: NaN };
   if (file.meters.pv.length > 0)
     for (const shift of [false, true]) {
-      const { gap, line } = seasonalCentres(
+      const { meanJump, line } = clockChangeJumps(
         householdSeries(file, shift).pv!,
         longitude,
+        timeZone,
         `${shift ? 'with' : 'without'} the CEST shift`,
       );
-      seasonGap[shift ? 'with' : 'without'] = gap;
+      jump[shift ? 'with' : 'without'] = meanJump;
       lines.push(line);
     }
   if (forced !== null) {
@@ -131,38 +215,20 @@ export function chooseCestShift(file: HouseholdFile, longitude: number, forced: 
     );
     return { shift: forced, lines };
   }
-  if (!Number.isFinite(seasonGap.with) || !Number.isFinite(seasonGap.without)) {
+  if (!Number.isFinite(jump.with) || !Number.isFinite(jump.without)) {
     lines.push(
-      'utc_timestamp taken as UTC: no PV in both summer and winter to check it against (--cest-shift on to move CEST rows)',
+      'CEST rows moved an hour earlier, as the 2017 release needs: no PV on both sides of a clock change ' +
+        'to check the stamps against (--cest-shift off keeps them)',
     );
-    return { shift: false, lines };
+    return { shift: true, lines };
   }
-  const shift = seasonGap.with < seasonGap.without;
+  const shift = jump.with < jump.without;
   lines.push(
     shift
-      ? 'CEST rows moved an hour earlier: only then do summer and winter agree (--cest-shift off to keep them)'
-      : 'utc_timestamp taken as UTC: summer and winter agree without a shift (--cest-shift on to move CEST rows)',
+      ? 'CEST rows moved an hour earlier: then the PV does not jump at the clock changes (--cest-shift off keeps them)'
+      : 'utc_timestamp taken as UTC: then the PV does not jump at the clock changes (--cest-shift on moves CEST rows)',
   );
   return { shift, lines };
-}
-
-/**
- * How far apart the PV's daily centres (against solar noon) sit in May–Aug and in Nov–Feb, hours
- * (NaN without PV in both), and a line saying where each is. Read with the right clock the two
- * agree, whatever the array's azimuth; a clock that follows summer time, read as a fixed one, puts
- * the summer centres an hour late.
- */
-export function seasonalCentres(
-  pv: HourlySeries,
-  longitude: number,
-  label: string,
-): { gap: number; line: string } {
-  const summer = centroidOffset(pv, longitude, (hour) => month(hour) >= 5 && month(hour) <= 8);
-  const winter = centroidOffset(pv, longitude, (hour) => month(hour) >= 11 || month(hour) <= 2);
-  return {
-    gap: Math.abs(summer - winter),
-    line: `PV centre − solar noon ${label}: May–Aug ${minutes(summer)}, Nov–Feb ${minutes(winter)}`,
-  };
 }
 
 export type PvdaqClock = 'local' | 'offset';
@@ -170,30 +236,30 @@ export type PvdaqClock = 'local' | 'offset';
 /**
  * How a PVDAQ file's stamps are read, decided from its PV: as wall time in the site's zone with
  * the offset dropped (`local`; system 50's stamps carry −07:00 all year while its clock follows
- * summer time), or at the offset they carry (`offset`), whichever makes the PV's summer and winter
- * days centre alike. Without PV in both seasons they are read as local time, as the layout
- * documents them.
+ * summer time), or at the offset they carry (`offset`), whichever keeps the PV's daily centre from
+ * jumping an hour at the zone's clock changes (`clockChangeJumps`). Without PV on both sides of a
+ * clock change they are read as local time, as system 50 needs.
  */
 export function choosePvdaqClock(
   readings: Record<PvdaqClock, HourlySeries>,
   timeZone: string,
   longitude: number,
 ): { clock: PvdaqClock; lines: string[] } {
-  const local = seasonalCentres(readings.local, longitude, `read as wall time in ${timeZone}`);
-  const offset = seasonalCentres(readings.offset, longitude, "at the stamps' offsets");
+  const offset = clockChangeJumps(readings.offset, longitude, timeZone, "at the stamps' offsets");
+  const local = clockChangeJumps(readings.local, longitude, timeZone, `as wall time in ${timeZone}`);
   const lines = [offset.line, local.line];
-  if (!Number.isFinite(local.gap) || !Number.isFinite(offset.gap)) {
+  if (!Number.isFinite(local.meanJump) || !Number.isFinite(offset.meanJump)) {
     lines.push(
-      `stamps read as wall time in ${timeZone}: no PV in both summer and winter to check the clock against ` +
+      `stamps read as wall time in ${timeZone}: no PV on both sides of a clock change to check them against ` +
         '(--pvdaq-clock offset keeps their offsets)',
     );
     return { clock: 'local', lines };
   }
-  const clock: PvdaqClock = local.gap <= offset.gap ? 'local' : 'offset';
+  const clock: PvdaqClock = local.meanJump <= offset.meanJump ? 'local' : 'offset';
   lines.push(
     clock === 'local'
-      ? `stamps read as wall time in ${timeZone}: then summer and winter agree (--pvdaq-clock offset keeps their offsets)`
-      : `stamps read at their offsets: then summer and winter agree (--pvdaq-clock local reads wall time in ${timeZone})`,
+      ? `stamps read as wall time in ${timeZone}: then the PV does not jump at the clock changes (--pvdaq-clock offset keeps their offsets)`
+      : `stamps read at their offsets: then the PV does not jump at the clock changes (--pvdaq-clock local reads wall time in ${timeZone})`,
   );
   return { clock, lines };
 }

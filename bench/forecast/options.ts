@@ -134,7 +134,7 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'auto|local|offset',
         default: 'auto',
-        help: '--pvdaq: read the stamps as wall time in --time-zone, their offset dropped (local), as system 50 needs, or at their offset (offset); auto decides from the PV, whose summer and winter days must centre alike',
+        help: '--pvdaq: read the stamps as wall time in --time-zone, their offset dropped (local), as system 50 needs, or at their offset (offset); auto decides from the PV, whose daily centre must not jump an hour when the zone’s clock changes',
       },
       {
         name: 'opsd-prefix',
@@ -148,7 +148,7 @@ const GROUPS: OptionGroup[] = [
         type: 'string',
         value: 'auto|on|off',
         default: 'auto',
-        help: '--opsd: move the rows stamped during CEST an hour earlier (on), as the 2017 release needs, or not (off); auto decides from the PV, whose summer and winter days must centre alike',
+        help: '--opsd: move the rows stamped during CEST an hour earlier (on), as the 2017 release needs, or not (off); auto decides from the PV, whose daily centre must not jump an hour when the zone’s clock changes',
       },
     ],
   },

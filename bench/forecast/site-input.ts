@@ -178,7 +178,7 @@ export function readSite(options: BenchOptions): SiteSeries {
       `${count(file.rows)} rows every ${file.step / 60_000} min; meters: ${meters.filter(Boolean).join(', ')}`,
     );
     if (file.noLoad) notes.push(`no load: ${file.noLoad}`);
-    const cest = chooseCestShift(file, options.longitude, options.cestShift);
+    const cest = chooseCestShift(file, options.longitude, timeZone, options.cestShift);
     for (const line of cest.lines) notes.push(`check: ${line}`);
     const household = householdSeries(file, cest.shift);
     notes.push(
