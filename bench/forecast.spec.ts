@@ -269,4 +269,50 @@ describe('npm run bench:forecast', () => {
     expect(local.stdout).toContain("the stamps' offset dropped and their wall times read in America/Denver");
     expect(local.stdout).not.toContain('then the PV does not jump');
   });
+
+  it('warns when wall-clock stamps do not follow the zone’s summer time', () => {
+    // A logger on CET all year, its stamps without offsets, read as Europe/Berlin: from 30 March
+    // every row is an hour off.
+    const system = resolveSystem({ latitude: 48.14, longitude: 11.58, capacityWatts: 4000, seed: 7 });
+    const lines = ['timestamp,pv_power_w'];
+    for (
+      let at = Date.parse('2025-03-01T00:00:00+01:00');
+      at < Date.parse('2025-04-20T00:00:00+01:00');
+      at += HOUR_MS / 2
+    ) {
+      const wall = new Date(at + HOUR_MS).toISOString().slice(0, 19);
+      lines.push(`${wall},${solarPowerAt(system, at + HOUR_MS / 4).toFixed(1)}`);
+    }
+    const path = join(directory, 'standard-time.csv');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
+    const asBerlin = bench(
+      '--csv',
+      path,
+      ...site,
+      '--time-zone',
+      'Europe/Berlin',
+      '--results',
+      join(directory, 'berlin'),
+    );
+    expect(asBerlin.status).toBe(0);
+    expect(asBerlin.stdout).toMatch(
+      /PV centre's jump across the clock changes as read: −(5\d|6\d) min on 2025-03-30/,
+    );
+    expect(asBerlin.stdout).toContain(
+      'the PV jumps about an hour where Europe/Berlin changes its clock: do the stamps follow it? ' +
+        'Stamps on standard time all year want its fixed offset, --time-zone UTC+01:00',
+    );
+    const asCet = bench(
+      '--csv',
+      path,
+      ...site,
+      '--time-zone',
+      'UTC+01:00',
+      '--results',
+      join(directory, 'cet'),
+    );
+    expect(asCet.status).toBe(0);
+    expect(asCet.stdout).not.toContain('jump');
+  });
 });

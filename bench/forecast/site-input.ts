@@ -1,5 +1,6 @@
 import {
   chooseCestShift,
+  clockChangeJumps,
   choosePvdaqClock,
   PvdaqClock,
   psm3ClearSkyCentroid,
@@ -12,6 +13,7 @@ import { HourlySeries, readText } from './data-files';
 import { householdSeries, readOpsd } from './opsd';
 import type { BenchOptions } from './options';
 import { PlainCsvSeries, readPlainCsv } from './plain-csv';
+import { fixedOffsetZone, zoneOffsetMs } from './time-zones';
 import { readPsm3 } from './psm3';
 import { parsePvdaq } from './pvdaq';
 import { UsageError } from './options';
@@ -214,6 +216,26 @@ export function readSite(options: BenchOptions): SiteSeries {
       );
     if (series.ghi)
       for (const line of pvWeatherCorrelation(series.solar, series.ghi)) notes.push(`check: ${line}`);
+    // The layouts that choose their clock have printed this already.
+    if (options.layout === 'csv') {
+      const { meanJump, line } = clockChangeJumps(
+        series.solar,
+        options.longitude,
+        series.timeZone,
+        'as read',
+      );
+      if (Number.isFinite(meanJump)) notes.push(`check: ${line}`);
+      if (meanJump > 0.5) {
+        const year = new Date([...series.solar.keys()][0]).getUTCFullYear();
+        const standard = Math.min(
+          ...[0, 6].map((month) => zoneOffsetMs(Date.UTC(year, month, 1), series.timeZone)),
+        );
+        notes.push(
+          `check: the PV jumps about an hour where ${series.timeZone} changes its clock: do the stamps follow it? ` +
+            `Stamps on standard time all year want its fixed offset, --time-zone ${fixedOffsetZone(standard / 60_000)}`,
+        );
+      }
+    }
   }
   return series;
 }
