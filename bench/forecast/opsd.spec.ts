@@ -1,4 +1,4 @@
-import { DataError } from './data-error';
+import { dataErrorMessage } from './spec-support';
 import { householdMeters, householdSeries, parseOpsd } from './opsd';
 
 const HOUR_MS = 3_600_000;
@@ -35,16 +35,6 @@ const cumulative = (energies: number[], base = 100): number[] =>
 
 const hour = (index: number) => START + index * HOUR_MS;
 
-const opsdError = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DataError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a DataError');
-};
-
 describe('householdMeters', () => {
   it("finds a building's meters by their names", () => {
     const names = [
@@ -75,11 +65,11 @@ describe('householdMeters', () => {
       'DE_KN_residential3_pv',
       `${R4}_grid_import`,
     ];
-    expect(opsdError(() => householdMeters(names, 'DE_KN_residential9', 'household.csv'))).toBe(
+    expect(dataErrorMessage(() => householdMeters(names, 'DE_KN_residential9', 'household.csv'))).toBe(
       'household.csv: no meter DE_KN_residential9_grid_import; the buildings with a grid meter are ' +
         `DE_KN_residential1, ${R4} (--opsd-prefix names one)`,
     );
-    expect(opsdError(() => householdMeters(['utc_timestamp'], R4, 'household.csv'))).toMatch(
+    expect(dataErrorMessage(() => householdMeters(['utc_timestamp'], R4, 'household.csv'))).toMatch(
       /the buildings with a grid meter are none/,
     );
   });
@@ -251,7 +241,7 @@ describe('parseOpsd and householdSeries: meters', () => {
 
   it('refuses a stamp it cannot read', () => {
     const text = `utc_timestamp,cet_cest_timestamp,${R4}_grid_import\nyesterday,,10\n`;
-    expect(opsdError(() => parseOpsd(text, R4, 'household.csv'))).toMatch(
+    expect(dataErrorMessage(() => parseOpsd(text, R4, 'household.csv'))).toMatch(
       /household\.csv: bad time yesterday/,
     );
   });

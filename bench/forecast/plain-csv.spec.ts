@@ -1,4 +1,4 @@
-import { DataError } from './data-error';
+import { dataErrorMessage } from './spec-support';
 import { parsePlainCsv, PlainCsvOptions } from './plain-csv';
 import { zoneOffsetMs } from './time-zones';
 
@@ -44,15 +44,8 @@ function local(at: number, timeZone: string, withOffset: boolean): string {
   return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
-const parseError = (text: string, options = UTC): string => {
-  try {
-    parsePlainCsv(text, options, 'test.csv');
-  } catch (error) {
-    expect(error).toBeInstanceOf(DataError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a DataError');
-};
+const parseError = (text: string, options = UTC): string =>
+  dataErrorMessage(() => parsePlainCsv(text, options, 'test.csv'));
 
 describe('parsePlainCsv: intervals', () => {
   it.each([1, 5, 15, 30, 60])('resamples %i-minute rows to hourly means', (minutes) => {

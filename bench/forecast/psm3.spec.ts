@@ -1,4 +1,4 @@
-import { DataError } from './data-error';
+import { dataErrorMessage } from './spec-support';
 import { parsePsm3 } from './psm3';
 
 const HOUR_MS = 3_600_000;
@@ -31,15 +31,7 @@ const every = (minutes: number, ghi: number[], from = START): Sample[] =>
     temperature: 10 + index,
   }));
 
-const psm3Error = (text: string): string => {
-  try {
-    parsePsm3(text, 'psm3.csv');
-  } catch (error) {
-    expect(error).toBeInstanceOf(DataError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a DataError');
-};
+const psm3Error = (text: string): string => dataErrorMessage(() => parsePsm3(text, 'psm3.csv'));
 
 describe('parsePsm3: hourly means of instantaneous samples', () => {
   it('weighs half-hourly samples at :00, :30 and :00 by a quarter, a half and a quarter', () => {

@@ -1,4 +1,4 @@
-import { DataError } from './data-error';
+import { dataErrorMessage } from './spec-support';
 import { parsePvdaq, PvdaqOptions, pvdaqPowerColumn } from './pvdaq';
 
 const HOUR_MS = 3_600_000;
@@ -54,16 +54,6 @@ const midMonth = (at: number) => {
 };
 const ONE_MINUTE_HOURS = 17 * 24;
 
-const dataError = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DataError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a DataError');
-};
-
 describe('pvdaqPowerColumn', () => {
   it('takes the only column beside measured_on', () => {
     expect(pvdaqPowerColumn(['measured_on', 'power'], null, 'pvdaq.csv')).toBe('power');
@@ -78,12 +68,16 @@ describe('pvdaqPowerColumn', () => {
 
   it('refuses to guess between several columns, naming them and the option', () => {
     expect(
-      dataError(() => pvdaqPowerColumn(['measured_on', 'dc_power', 'poa_irradiance'], null, 'pvdaq.csv')),
+      dataErrorMessage(() =>
+        pvdaqPowerColumn(['measured_on', 'dc_power', 'poa_irradiance'], null, 'pvdaq.csv'),
+      ),
     ).toMatch(/^pvdaq\.csv: several value columns \(dc_power, poa_irradiance\); .*--pvdaq-column/);
     expect(
-      dataError(() => pvdaqPowerColumn(['measured_on', 'ac_power_1', 'ac_power_2'], null, 'pvdaq.csv')),
+      dataErrorMessage(() =>
+        pvdaqPowerColumn(['measured_on', 'ac_power_1', 'ac_power_2'], null, 'pvdaq.csv'),
+      ),
     ).toMatch(/several value columns \(ac_power_1, ac_power_2\).*--pvdaq-column/);
-    expect(dataError(() => pvdaqPowerColumn(['measured_on'], null, 'pvdaq.csv'))).toMatch(
+    expect(dataErrorMessage(() => pvdaqPowerColumn(['measured_on'], null, 'pvdaq.csv'))).toMatch(
       /no value column; name the AC power column with --pvdaq-column/,
     );
   });
@@ -120,7 +114,7 @@ describe('parsePvdaq: columns', () => {
     const series = parsePvdaq(text, { ...DENVER, column: 'dc_power' }, 'pvdaq.csv');
     expect(series.columns.pv).toBe('dc_power');
     expect(series.pv!.get(Date.parse('2012-07-01T18:00:00Z'))).toBe(1100);
-    expect(dataError(() => parsePvdaq(text, { ...DENVER, column: 'power' }, 'pvdaq.csv'))).toMatch(
+    expect(dataErrorMessage(() => parsePvdaq(text, { ...DENVER, column: 'power' }, 'pvdaq.csv'))).toMatch(
       /pvdaq\.csv: no column power \(have measured_on, ac_power, dc_power\) for --pvdaq-column/,
     );
   });
@@ -134,7 +128,7 @@ describe('parsePvdaq: columns', () => {
 
   it('refuses a file with several value columns and no ac_power one', () => {
     const text = pvdaq({ from: SUMMER, minutes: 15, header: 'measured_on,dc_power,poa_irradiance' });
-    expect(dataError(() => parsePvdaq(text, DENVER, 'pvdaq.csv'))).toMatch(
+    expect(dataErrorMessage(() => parsePvdaq(text, DENVER, 'pvdaq.csv'))).toMatch(
       /several value columns \(dc_power, poa_irradiance\).*--pvdaq-column/,
     );
   });

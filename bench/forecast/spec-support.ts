@@ -1,0 +1,12 @@
+import { DataError } from './data-error';
+
+/** The message of the DataError `run` throws; the spec fails when it throws nothing or another error. */
+export function dataErrorMessage(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DataError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a DataError');
+}
