@@ -226,9 +226,9 @@ describe('npm run bench:forecast', () => {
   });
 
   it('reads a PVDAQ file whose offsets are right at those offsets, as its PV asks', () => {
-    // Quarter-hour means of a south-facing array in Golden, stamped at UTC−7 all year, as a
-    // logger on standard time writes them: read as wall time in America/Denver, every summer
-    // row would move an hour early.
+    // Quarter-hour means of a south-facing array in Golden, October and November, stamped at
+    // UTC−7 all along, as a logger on standard time writes them: read as wall time in
+    // America/Denver, every row before the clock change of 4 November would move an hour early.
     const system = resolveSystem({
       latitude: 39.74,
       longitude: -105.18,
@@ -239,8 +239,8 @@ describe('npm run bench:forecast', () => {
     const lines = ['measured_on,ac_power'];
     const quarter = HOUR_MS / 4;
     for (
-      let at = Date.parse('2012-05-01T00:00:00-07:00');
-      at < Date.parse('2013-01-01T00:00:00-07:00');
+      let at = Date.parse('2012-10-01T00:00:00-07:00');
+      at < Date.parse('2012-12-01T00:00:00-07:00');
       at += quarter
     ) {
       const stamp = new Date(at - 7 * HOUR_MS).toISOString().slice(0, 19).replace('T', ' ');
