@@ -315,4 +315,23 @@ describe('npm run bench:forecast', () => {
     expect(asCet.status).toBe(0);
     expect(asCet.stdout).not.toContain('jump');
   });
+
+  it('exits 1 saying why when an OPSD building has nothing to score', () => {
+    const path = join(directory, 'battery-only.csv');
+    const prefix = 'DE_KN_industrial9';
+    const lines = [
+      `utc_timestamp,cet_cest_timestamp,${prefix}_grid_import,${prefix}_storage_charge,${prefix}_storage_decharge`,
+    ];
+    for (let hour = 0; hour < 24 * 40; hour++) {
+      const at = Date.parse('2016-01-01T00:00:00Z') + hour * HOUR_MS;
+      lines.push(`${new Date(at).toISOString().slice(0, 19)}Z,x+0100,${hour},${hour / 10},${hour / 20}`);
+    }
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const run = bench('--opsd', path, '--opsd-prefix', prefix, '--lat', '47.66', '--lon', '9.18');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `error: ${path}: nothing to score: ${prefix} has a battery but no grid_export meter: ` +
+        'what it used cannot be told from the grid import, and it has no PV\n',
+    );
+  });
 });

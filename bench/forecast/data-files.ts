@@ -41,3 +41,21 @@ export function numberOrNull(text: string | undefined): number | null {
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
 }
+
+/** The most frequent step between consecutive instants (ms), to the second, the shorter on a tie; 0 without any. */
+export function mostCommonStep(instants: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (let index = 1; index < instants.length; index++) {
+    const step = Math.round((instants[index] - instants[index - 1]) / 1000) * 1000;
+    if (step > 0) counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (const [step, count] of counts) {
+    if (count > bestCount || (count === bestCount && step < best)) {
+      best = step;
+      bestCount = count;
+    }
+  }
+  return best;
+}

@@ -1,5 +1,5 @@
 import { DataError } from './data-error';
-import { column, header, HourlySeries, lines, readText } from './data-files';
+import { column, header, HourlySeries, lines, mostCommonStep, readText } from './data-files';
 
 /**
  * Open Power System Data household data (CoSSMic, Konstanz): per building, cumulative kWh meters
@@ -59,7 +59,10 @@ export function householdMeters(names: string[], prefix: string, source: string)
   const name = (suffix: string) => (names.includes(`${prefix}_${suffix}`) ? `${prefix}_${suffix}` : null);
   const imported = name('grid_import');
   if (imported === null) {
-    const buildings = names.filter((each) => each.endsWith('_grid_import')).map((each) => each.slice(0, -12));
+    const suffix = '_grid_import';
+    const buildings = names
+      .filter((each) => each.endsWith(suffix))
+      .map((each) => each.slice(0, -suffix.length));
     throw new DataError(
       `${source}: no meter ${prefix}_grid_import; the buildings with a grid meter are ` +
         `${buildings.join(', ') || 'none'} (--opsd-prefix names one)`,
@@ -72,15 +75,6 @@ export function householdMeters(names: string[], prefix: string, source: string)
     charge: name('storage_charge'),
     discharge: name('storage_decharge'),
   };
-}
-
-function mostCommonStep(stamps: number[]): number {
-  const counts = new Map<number, number>();
-  for (let index = 1; index < stamps.length; index++) {
-    const step = stamps[index] - stamps[index - 1];
-    if (step > 0) counts.set(step, (counts.get(step) ?? 0) + 1);
-  }
-  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [HOUR_MS, 0])[0];
 }
 
 export function parseOpsd(text: string, prefix: string, source = 'input'): HouseholdFile {
@@ -99,7 +93,7 @@ export function parseOpsd(text: string, prefix: string, source = 'input'): House
   const noLoad =
     meters.export === null && (meters.pv.length > 0 || hasBattery)
       ? `${prefix} has ${meters.pv.length > 0 ? 'PV' : 'a battery'} but no grid_export meter: ` +
-        'what it used cannot be told from the grid import, so only its PV is scored'
+        `what it used cannot be told from the grid import${meters.pv.length > 0 ? ', so only its PV is scored' : ''}`
       : (meters.charge === null) !== (meters.discharge === null)
         ? `${prefix} has one of storage_charge and storage_decharge: the battery's balance is unknown`
         : null;
@@ -125,7 +119,7 @@ export function parseOpsd(text: string, prefix: string, source = 'input'): House
     prefix,
     meters,
     rows: rows.length,
-    step: mostCommonStep(readings.map((each) => each.at)),
+    step: mostCommonStep(readings.map((each) => each.at)) || HOUR_MS,
     readings,
     noLoad,
   };

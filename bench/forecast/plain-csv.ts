@@ -1,6 +1,6 @@
 import { checkCoverage, Coverage } from './coverage';
 import { DataError } from './data-error';
-import { HourlySeries, readText } from './data-files';
+import { HourlySeries, mostCommonStep, readText } from './data-files';
 import { fixedOffsetZone, wallTimeInstants } from './time-zones';
 
 /**
@@ -281,24 +281,6 @@ function parseValue(text: string | undefined, where: string, column: string, dec
   return value;
 }
 
-/** The most frequent step between rows, to the second. */
-function commonStep(samples: Sample[]): number {
-  const counts = new Map<number, number>();
-  for (let index = 1; index < samples.length; index++) {
-    const step = Math.round((samples[index].at - samples[index - 1].at) / 1000) * 1000;
-    counts.set(step, (counts.get(step) ?? 0) + 1);
-  }
-  let best = 0;
-  let bestCount = 0;
-  for (const [step, count] of counts) {
-    if (count > bestCount || (count === bestCount && step < best)) {
-      best = step;
-      bestCount = count;
-    }
-  }
-  return best;
-}
-
 const describeStep = (ms: number) => (ms % MINUTE_MS === 0 ? `${ms / MINUTE_MS} min` : `${ms / 1000} s`);
 
 function hourlyMeans(samples: Sample[], role: Exclude<Role, 'time'>, interval: number): HourlySeries {
@@ -374,7 +356,7 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
   }
   if (samples.length < 2) throw new DataError(`${source}: ${samples.length} data rows; nothing to score`);
 
-  const interval = commonStep(samples);
+  const interval = mostCommonStep(samples.map((sample) => sample.at));
   if (interval < MINUTE_MS || interval > HOUR_MS)
     throw new DataError(
       `${source}: rows are ${describeStep(interval)} apart; the plain layout takes intervals from 1 min to 1 h ` +

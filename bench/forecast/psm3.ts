@@ -1,5 +1,5 @@
 import { DataError } from './data-error';
-import { column, header, HourlySeries, lines, numberOrNull, readText } from './data-files';
+import { column, header, HourlySeries, lines, mostCommonStep, numberOrNull, readText } from './data-files';
 
 /**
  * NSRDB PSM3 weather as pvlib writes it (`pvlib.iotools.get_psm3`, saved by pandas: the first
@@ -35,15 +35,6 @@ interface Sample {
   at: number;
   /** GHI, clear-sky GHI (NaN without the column), temperature. */
   values: [number, number, number];
-}
-
-function mostCommonStep(samples: Sample[]): number {
-  const counts = new Map<number, number>();
-  for (let index = 1; index < samples.length; index++) {
-    const step = samples[index].at - samples[index - 1].at;
-    counts.set(step, (counts.get(step) ?? 0) + 1);
-  }
-  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [0, 0])[0];
 }
 
 interface Psm3Columns {
@@ -143,7 +134,7 @@ export function parsePsm3(text: string, source = 'input'): Psm3Series {
     ghiClear,
     temperature,
     rows: layout.rows.length,
-    intervalMinutes: mostCommonStep(samples) / MINUTE_MS,
+    intervalMinutes: mostCommonStep(samples.map((sample) => sample.at)) / MINUTE_MS,
   };
 }
 

@@ -180,6 +180,8 @@ export function readSite(options: BenchOptions): SiteSeries {
       `${count(file.rows)} rows every ${file.step / 60_000} min; meters: ${meters.filter(Boolean).join(', ')}`,
     );
     if (file.noLoad) notes.push(`no load: ${file.noLoad}`);
+    if (file.noLoad && file.meters.pv.length === 0)
+      throw new DataError(`${options.path}: nothing to score: ${file.noLoad}, and it has no PV`);
     const cest = chooseCestShift(file, options.longitude, timeZone, options.cestShift);
     for (const line of cest.lines) notes.push(`check: ${line}`);
     const household = householdSeries(file, cest.shift);
