@@ -98,7 +98,10 @@ export function pvCentreOffsetMinutes(power: HourlySeries, longitude: number): n
   return Number.isFinite(offset) ? 60 * offset : null;
 }
 
-const signedMinutes = (hours: number) => `${hours >= 0 ? '+' : '−'}${Math.abs(60 * hours).toFixed(0)} min`;
+const signedMinutes = (hours: number) => {
+  const minutes = Math.round(60 * hours);
+  return `${minutes >= 0 ? '+' : '−'}${Math.abs(minutes)} min`;
+};
 
 /** Days on either side of a clock change whose PV centres are compared. */
 const CLOCK_CHANGE_WINDOW_DAYS = 14;

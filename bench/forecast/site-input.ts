@@ -111,98 +111,125 @@ function plainNotes(csv: PlainCsvSeries, options: BenchOptions, notes: string[])
   );
 }
 
+/**
+ * For the plain layout: the PV's jump at each clock change of the zone its days are read in, and
+ * a warning when it is about an hour (stamps on standard time all year read in the zone's name).
+ * The public layouts choose their clock by the same measure, and print it then.
+ */
+function checkClockChanges(solar: HourlySeries, longitude: number, timeZone: string, notes: string[]): void {
+  const { meanJump, line } = clockChangeJumps(solar, longitude, timeZone, 'as read');
+  if (Number.isFinite(meanJump)) notes.push(`check: ${line}`);
+  if (!(meanJump > 0.5)) return;
+  const year = new Date([...solar.keys()][0]).getUTCFullYear();
+  const standard = Math.min(...[0, 6].map((month) => zoneOffsetMs(Date.UTC(year, month, 1), timeZone)));
+  notes.push(
+    `check: the PV jumps about an hour where ${timeZone} changes its clock: do the stamps follow it? ` +
+      `Stamps on standard time all year want its fixed offset, --time-zone ${fixedOffsetZone(standard / 60_000)}`,
+  );
+}
+
+/** The plain layout (and the shipped sample). */
+function readPlainSite(options: BenchOptions, notes: string[]): SiteSeries {
+  const csv = readPlainCsv(options.path, { timeZone: options.timeZone, stamps: options.stamps });
+  plainNotes(csv, options, notes);
+  if (csv.ghi && options.psm3)
+    throw new UsageError(
+      `${options.path} has a GHI column (${csv.columns.ghi}) and --psm3 gives another: keep one`,
+    );
+  const weather = weatherFile(options, notes);
+  const timeZone = options.timeZone ?? csv.commonOffsetZone!;
+  if (csv.pv) checkClockChanges(csv.pv, options.longitude, timeZone, notes);
+  return {
+    solar: csv.pv,
+    load: csv.load,
+    ghi: csv.ghi ?? weather?.ghi ?? null,
+    temperature: csv.temperature ?? weather?.temperature ?? null,
+    timeZone,
+    timeZoneNote: options.timeZone
+      ? null
+      : `the offset most stamps carry (pass --time-zone for days that follow summer time)`,
+    notes,
+  };
+}
+
+/** A PVDAQ export, its clock chosen from its PV unless `--pvdaq-clock` says. */
+function readPvdaqSite(options: BenchOptions, notes: string[]): SiteSeries {
+  const timeZone = options.timeZone!;
+  const text = readText(options.path);
+  const read = (clock: PvdaqClock) =>
+    parsePvdaq(text, { timeZone, clock, column: options.pvdaqColumn, stamps: options.stamps }, options.path);
+  let pv: PlainCsvSeries;
+  if (options.pvdaqClock !== null) pv = read(options.pvdaqClock);
+  else {
+    const readings = { local: read('local'), offset: read('offset') };
+    const choice = choosePvdaqClock(
+      { local: readings.local.pv!, offset: readings.offset.pv! },
+      timeZone,
+      options.longitude,
+    );
+    for (const line of choice.lines) notes.push(`check: ${line}`);
+    pv = readings[choice.clock];
+  }
+  plainNotes(pv, options, notes);
+  const weather = weatherFile(options, notes);
+  return {
+    solar: pv.pv,
+    load: null,
+    ghi: weather?.ghi ?? null,
+    temperature: weather?.temperature ?? null,
+    timeZone,
+    timeZoneNote: null,
+    notes,
+  };
+}
+
+/** A building of an OPSD household file, the CEST shift chosen from its PV unless `--cest-shift` says. */
+function readOpsdSite(options: BenchOptions, notes: string[]): SiteSeries {
+  const timeZone = options.timeZone!;
+  const file = readOpsd(options.path, options.opsdPrefix);
+  const meters = [
+    file.meters.import,
+    file.meters.export,
+    ...file.meters.pv,
+    file.meters.charge,
+    file.meters.discharge,
+  ];
+  notes.push(
+    `${count(file.rows)} rows every ${file.step / 60_000} min; meters: ${meters.filter(Boolean).join(', ')}`,
+  );
+  if (file.noLoad) notes.push(`no load: ${file.noLoad}`);
+  if (file.noLoad && file.meters.pv.length === 0)
+    throw new DataError(`${options.path}: nothing to score: ${file.noLoad}, and it has no PV`);
+  const cest = chooseCestShift(file, options.longitude, timeZone, options.cestShift);
+  for (const line of cest.lines) notes.push(`check: ${line}`);
+  const household = householdSeries(file, cest.shift);
+  notes.push(
+    `${count(household.shiftedRows)} rows moved back an hour (CEST); ` +
+      `${household.negativeLoadHours} negative load hours → 0`,
+  );
+  const rule = 'an hour counts when the intervals between meter readings cover 75 % of it';
+  if (household.pv) checkCoverage(household.pv, 'PV', rule);
+  if (household.load) checkCoverage(household.load, 'load', rule);
+  const weather = weatherFile(options, notes);
+  return {
+    solar: household.pv,
+    load: household.load,
+    ghi: weather?.ghi ?? null,
+    temperature: weather?.temperature ?? null,
+    timeZone,
+    timeZoneNote: null,
+    notes,
+  };
+}
+
 export function readSite(options: BenchOptions): SiteSeries {
   const notes: string[] = [];
-  let series: SiteSeries;
-  if (options.layout === 'csv' || options.layout === 'sample') {
-    const csv = readPlainCsv(options.path, { timeZone: options.timeZone, stamps: options.stamps });
-    plainNotes(csv, options, notes);
-    if (csv.ghi && options.psm3)
-      throw new UsageError(
-        `${options.path} has a GHI column (${csv.columns.ghi}) and --psm3 gives another: keep one`,
-      );
-    const weather = weatherFile(options, notes);
-    const timeZone = options.timeZone ?? csv.commonOffsetZone!;
-    series = {
-      solar: csv.pv,
-      load: csv.load,
-      ghi: csv.ghi ?? weather?.ghi ?? null,
-      temperature: csv.temperature ?? weather?.temperature ?? null,
-      timeZone,
-      timeZoneNote: options.timeZone
-        ? null
-        : `the offset most stamps carry (pass --time-zone for days that follow summer time)`,
-      notes,
-    };
-  } else if (options.layout === 'pvdaq') {
-    const timeZone = options.timeZone!;
-    const text = readText(options.path);
-    const read = (clock: PvdaqClock) =>
-      parsePvdaq(
-        text,
-        { timeZone, clock, column: options.pvdaqColumn, stamps: options.stamps },
-        options.path,
-      );
-    let pv: PlainCsvSeries;
-    if (options.pvdaqClock !== null) pv = read(options.pvdaqClock);
-    else {
-      const readings = { local: read('local'), offset: read('offset') };
-      const choice = choosePvdaqClock(
-        { local: readings.local.pv!, offset: readings.offset.pv! },
-        timeZone,
-        options.longitude,
-      );
-      for (const line of choice.lines) notes.push(`check: ${line}`);
-      pv = readings[choice.clock];
-    }
-    plainNotes(pv, options, notes);
-    const weather = weatherFile(options, notes);
-    series = {
-      solar: pv.pv,
-      load: null,
-      ghi: weather?.ghi ?? null,
-      temperature: weather?.temperature ?? null,
-      timeZone,
-      timeZoneNote: null,
-      notes,
-    };
-  } else {
-    const timeZone = options.timeZone!;
-    const file = readOpsd(options.path, options.opsdPrefix);
-    const meters = [
-      file.meters.import,
-      file.meters.export,
-      ...file.meters.pv,
-      file.meters.charge,
-      file.meters.discharge,
-    ];
-    notes.push(
-      `${count(file.rows)} rows every ${file.step / 60_000} min; meters: ${meters.filter(Boolean).join(', ')}`,
-    );
-    if (file.noLoad) notes.push(`no load: ${file.noLoad}`);
-    if (file.noLoad && file.meters.pv.length === 0)
-      throw new DataError(`${options.path}: nothing to score: ${file.noLoad}, and it has no PV`);
-    const cest = chooseCestShift(file, options.longitude, timeZone, options.cestShift);
-    for (const line of cest.lines) notes.push(`check: ${line}`);
-    const household = householdSeries(file, cest.shift);
-    notes.push(
-      `${count(household.shiftedRows)} rows moved back an hour (CEST); ` +
-        `${household.negativeLoadHours} negative load hours → 0`,
-    );
-    const rule = 'an hour counts when the intervals between meter readings cover 75 % of it';
-    if (household.pv) checkCoverage(household.pv, 'PV', rule);
-    if (household.load) checkCoverage(household.load, 'load', rule);
-    const weather = weatherFile(options, notes);
-    series = {
-      solar: household.pv,
-      load: household.load,
-      ghi: weather?.ghi ?? null,
-      temperature: weather?.temperature ?? null,
-      timeZone,
-      timeZoneNote: null,
-      notes,
-    };
-  }
+  const series =
+    options.layout === 'pvdaq'
+      ? readPvdaqSite(options, notes)
+      : options.layout === 'opsd'
+        ? readOpsdSite(options, notes)
+        : readPlainSite(options, notes);
 
   if (series.solar) {
     if (options.capacityWatts === null)
@@ -218,26 +245,6 @@ export function readSite(options: BenchOptions): SiteSeries {
       );
     if (series.ghi)
       for (const line of pvWeatherCorrelation(series.solar, series.ghi)) notes.push(`check: ${line}`);
-    // The layouts that choose their clock have printed this already.
-    if (options.layout === 'csv') {
-      const { meanJump, line } = clockChangeJumps(
-        series.solar,
-        options.longitude,
-        series.timeZone,
-        'as read',
-      );
-      if (Number.isFinite(meanJump)) notes.push(`check: ${line}`);
-      if (meanJump > 0.5) {
-        const year = new Date([...series.solar.keys()][0]).getUTCFullYear();
-        const standard = Math.min(
-          ...[0, 6].map((month) => zoneOffsetMs(Date.UTC(year, month, 1), series.timeZone)),
-        );
-        notes.push(
-          `check: the PV jumps about an hour where ${series.timeZone} changes its clock: do the stamps follow it? ` +
-            `Stamps on standard time all year want its fixed offset, --time-zone ${fixedOffsetZone(standard / 60_000)}`,
-        );
-      }
-    }
   }
   return series;
 }
