@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -15,6 +13,7 @@ import {
   logIn,
   startAppProcess,
   TEST_REDIS_URL,
+  testDataDir,
   waitFor,
 } from '@solar/testing';
 
@@ -73,7 +72,7 @@ describe('the three apps as processes', () => {
       DATABASE_URL: databaseUrl(database),
       REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: `test:${randomBytes(4).toString('hex')}:`,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'solar-apps-')),
+      DATA_DIR: testDataDir(),
       COOKIE_SECURE: 'false',
       LOG_LEVEL: 'info',
       API_METRICS_PORT: '0',

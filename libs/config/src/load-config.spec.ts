@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config-error';
@@ -11,7 +11,12 @@ const explicitSecrets = {
 };
 
 describe('loadConfig', () => {
-  const dataDir = () => mkdtempSync(join(tmpdir(), 'solar-config-'));
+  const made: string[] = [];
+  const dataDir = () => {
+    made.push(mkdtempSync(join(tmpdir(), 'solar-config-')));
+    return made[made.length - 1];
+  };
+  afterAll(() => made.forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
   it('has the documented defaults', () => {
     const config = loadConfig({ ...explicitSecrets, DATA_DIR: dataDir() });

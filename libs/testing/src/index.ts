@@ -3,6 +3,7 @@ export * from './free-port';
 export * from './mail-capture';
 export * from './seeded-random';
 export * from './test-config';
+export * from './test-data-dir';
 export * from './test-databases';
 export * from './test-environment';
 export * from './test-redis';

@@ -1,18 +1,16 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppConfig, loadConfig } from '@solar/config';
+import { testDataDir } from './test-data-dir';
 import { TEST_REDIS_URL } from './test-redis';
 
 /**
  * Configuration for an app under test, through the same `loadConfig` as production: explicit
  * secrets, quiet logs, plain-HTTP cookies, a data directory of its own unless `DATA_DIR` is given
- * (the caller removes it: `createTestEnvironment`'s teardown does).
+ * (`testDataDir`: the global teardown removes it, should the caller not).
  */
 export function testConfig(env: Record<string, string | undefined>): AppConfig {
   return loadConfig({
-    DATA_DIR: env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'solar-test-')),
+    DATA_DIR: env.DATA_DIR ?? testDataDir(),
     REDIS_URL: TEST_REDIS_URL,
     INTERNAL_API_KEY: randomBytes(32).toString('hex'),
     SESSION_SECRET: randomBytes(32).toString('hex'),
