@@ -6,6 +6,7 @@ import request from 'supertest';
 import {
   AppProcess,
   buildAppsOnce,
+  createRedisPrefix,
   createWebhookSource,
   databaseUrl,
   dropDatabases,
@@ -59,6 +60,7 @@ async function stop(app: RunningApp): Promise<{ code: number | null; signal: Nod
 
 describe('the three apps as processes', () => {
   const databases: string[] = [];
+  const redisPrefixes: ReturnType<typeof createRedisPrefix>[] = [];
   const running: RunningApp[] = [];
   const secrets = {
     INTERNAL_API_KEY: randomBytes(32).toString('hex'),
@@ -67,11 +69,13 @@ describe('the three apps as processes', () => {
   };
 
   function baseEnv(database: string): Record<string, string> {
+    const redis = createRedisPrefix();
+    redisPrefixes.push(redis);
     return {
       ...secrets,
       DATABASE_URL: databaseUrl(database),
       REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: `test:${randomBytes(4).toString('hex')}:`,
+      REDIS_KEY_PREFIX: redis.prefix,
       DATA_DIR: testDataDir(),
       COOKIE_SECURE: 'false',
       LOG_LEVEL: 'info',
@@ -93,6 +97,7 @@ describe('the three apps as processes', () => {
 
   afterAll(async () => {
     await dropDatabases(databases);
+    await Promise.all(redisPrefixes.map((redis) => redis.cleanup()));
   });
 
   it('start together on a database that does not exist yet, get ready, answer health and exit 0 on SIGTERM', async () => {
