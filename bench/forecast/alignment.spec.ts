@@ -1,6 +1,6 @@
 import { chooseCestShift, choosePvdaqClock, clockChanges } from './alignment';
 import type { HourlySeries } from './data-files';
-import { parseOpsd } from './opsd';
+import { HouseholdFile, householdSeries, parseOpsd } from './opsd';
 import { zoneOffsetMs } from './time-zones';
 
 const HOUR_MS = 3_600_000;
@@ -79,12 +79,21 @@ describe('clockChanges', () => {
   });
 });
 
+/** The choice on a file's PV read without and with the CEST shift, as the bench reads it. */
+const chooseShift = (file: HouseholdFile, longitude: number, zone: string, forced: boolean | null) =>
+  chooseCestShift(
+    { without: householdSeries(file, false).pv, with: householdSeries(file, true).pv },
+    longitude,
+    zone,
+    forced,
+  );
+
 describe('chooseCestShift', () => {
   const trueUtc = parseOpsd(household(false), R4);
   const lateInSummer = parseOpsd(household(true), R4);
 
   it('keeps the stamps of a file whose utc_timestamp is UTC all year', () => {
-    const choice = chooseCestShift(trueUtc, KONSTANZ, BERLIN, null);
+    const choice = chooseShift(trueUtc, KONSTANZ, BERLIN, null);
     expect(choice.shift).toBe(false);
     expect(choice.lines[0]).toMatch(/^PV centre's jump across the clock changes without the CEST shift: /);
     for (const jump of jumps(choice.lines[0])) expect(Math.abs(jump)).toBeLessThan(10);
@@ -95,7 +104,7 @@ describe('chooseCestShift', () => {
   });
 
   it('moves the CEST rows of a file whose summer stamps run an hour late', () => {
-    const choice = chooseCestShift(lateInSummer, KONSTANZ, BERLIN, null);
+    const choice = chooseShift(lateInSummer, KONSTANZ, BERLIN, null);
     expect(choice.shift).toBe(true);
     const [spring, autumn] = jumps(choice.lines[0]);
     expect(Math.abs(spring - 60)).toBeLessThan(15);
@@ -107,17 +116,17 @@ describe('chooseCestShift', () => {
   });
 
   it('returns the choice forced, after the evidence, naming the option', () => {
-    const on = chooseCestShift(trueUtc, KONSTANZ, BERLIN, true);
+    const on = chooseShift(trueUtc, KONSTANZ, BERLIN, true);
     expect(on.shift).toBe(true);
     expect(on.lines).toHaveLength(3);
     expect(on.lines[2]).toBe('CEST rows moved an hour earlier (--cest-shift on)');
-    const off = chooseCestShift(lateInSummer, KONSTANZ, BERLIN, false);
+    const off = chooseShift(lateInSummer, KONSTANZ, BERLIN, false);
     expect(off.shift).toBe(false);
     expect(off.lines[2]).toBe('CEST rows taken as they are (--cest-shift off)');
   });
 
   it('moves the CEST rows, as the 2017 release needs, when there is no PV to tell', () => {
-    const withoutPv = chooseCestShift(parseOpsd(household(false, { pv: false }), R4), KONSTANZ, BERLIN, null);
+    const withoutPv = chooseShift(parseOpsd(household(false, { pv: false }), R4), KONSTANZ, BERLIN, null);
     expect(withoutPv).toEqual({
       shift: true,
       lines: [
@@ -125,7 +134,7 @@ describe('chooseCestShift', () => {
       ],
     });
     const summerOnly = parseOpsd(household(false, { periods: [['2016-06-01', '2016-07-31']] }), R4);
-    const choice = chooseCestShift(summerOnly, KONSTANZ, BERLIN, null);
+    const choice = chooseShift(summerOnly, KONSTANZ, BERLIN, null);
     expect(choice.shift).toBe(true);
     expect(choice.lines[0]).toMatch(/: none with PV on both sides$/);
   });

@@ -1,7 +1,6 @@
 import { solarPosition } from '../../libs/forecast/src/solar';
 import type { HourlySeries } from './data-files';
 import { zoneOffsetMs } from './time-zones';
-import { HouseholdFile, householdSeries } from './opsd';
 
 /**
  * Time-alignment checks, printed by the benchmark so anyone can see what a file's clock really
@@ -18,8 +17,15 @@ function solarNoon(dayStart: number, longitude: number): number {
   return dayStart + (12 - equationOfTime / 60) * HOUR_MS;
 }
 
-/** Mean over days of (energy-weighted centre of the hours − solar noon), hours; hours stand at their middle. */
-function centroidOffset(series: HourlySeries, longitude: number, keep: (hour: number) => boolean): number {
+/**
+ * Mean over days of (energy-weighted centre of the hours − solar noon), hours (NaN without any
+ * day), and how many days there were; hours stand at their middle.
+ */
+function dailyCentres(
+  series: HourlySeries,
+  longitude: number,
+  keep: (hour: number) => boolean = () => true,
+): { mean: number; days: number } {
   const shift = (longitude / 15) * HOUR_MS;
   const days = new Map<number, [number, number]>();
   for (const [hour, value] of series) {
@@ -36,12 +42,15 @@ function centroidOffset(series: HourlySeries, longitude: number, keep: (hour: nu
     sum += weighted / total - solarNoon(dayStart, longitude);
     count++;
   }
-  return count ? sum / count / HOUR_MS : NaN;
+  return { mean: count ? sum / count / HOUR_MS : NaN, days: count };
 }
+
+const centroidOffset = (series: HourlySeries, longitude: number, keep?: (hour: number) => boolean) =>
+  dailyCentres(series, longitude, keep).mean;
 
 /** PSM3's clear-sky GHI is a model of the instant: its daily centre should sit on solar noon. */
 export function psm3ClearSkyCentroid(ghiClear: HourlySeries, longitude: number): number {
-  return centroidOffset(ghiClear, longitude, () => true);
+  return centroidOffset(ghiClear, longitude);
 }
 
 const month = (hour: number) => new Date(hour).getUTCMonth() + 1;
@@ -94,7 +103,7 @@ export function pvWeatherCorrelation(power: HourlySeries, ghi: HourlySeries): st
 
 /** Mean over days of the PV's energy-weighted centre − solar noon, minutes; null without any day. */
 export function pvCentreOffsetMinutes(power: HourlySeries, longitude: number): number | null {
-  const offset = centroidOffset(power, longitude, () => true);
+  const offset = centroidOffset(power, longitude);
   return Number.isFinite(offset) ? 60 * offset : null;
 }
 
@@ -143,17 +152,20 @@ export function clockChangeJumps(
   timeZone: string,
   label: string,
 ): ClockChangeJumps {
-  const hours = [...pv.keys()];
+  let first = Infinity;
+  let last = -Infinity;
+  for (const hour of pv.keys()) {
+    first = Math.min(first, hour);
+    last = Math.max(last, hour);
+  }
   const jumps: string[] = [];
   let sum = 0;
   let count = 0;
-  if (hours.length > 0) {
-    const first = Math.min(...hours);
-    const last = Math.max(...hours);
+  if (pv.size > 0) {
     for (const change of clockChanges(timeZone, first, last)) {
       const window = CLOCK_CHANGE_WINDOW_DAYS * DAY_MS;
-      const before = dailyCentres(pv, longitude, change - window, change);
-      const after = dailyCentres(pv, longitude, change, change + window);
+      const before = dailyCentres(pv, longitude, (hour) => hour >= change - window && hour < change);
+      const after = dailyCentres(pv, longitude, (hour) => hour >= change && hour < change + window);
       if (before.days < MIN_CLOCK_CHANGE_DAYS || after.days < MIN_CLOCK_CHANGE_DAYS) continue;
       const jump = after.mean - before.mean;
       jumps.push(`${signedMinutes(jump)} on ${new Date(change).toISOString().slice(0, 10)}`);
@@ -167,20 +179,6 @@ export function clockChangeJumps(
   };
 }
 
-/** Mean over the days of [from, to) with PV of (energy-weighted centre − solar noon), hours. */
-function dailyCentres(
-  pv: HourlySeries,
-  longitude: number,
-  from: number,
-  to: number,
-): { mean: number; days: number } {
-  const shift = (longitude / 15) * HOUR_MS;
-  const days = new Set<number>();
-  for (const [hour, value] of pv)
-    if (hour >= from && hour < to && value > 0) days.add(Math.floor((hour + shift) / DAY_MS));
-  return { mean: centroidOffset(pv, longitude, (hour) => hour >= from && hour < to), days: days.size };
-}
-
 export interface CestChoice {
   shift: boolean;
   /** The evidence and the choice, for the report. */
@@ -189,29 +187,25 @@ export interface CestChoice {
 
 /**
  * Whether a household file's rows stamped in CEST move an hour earlier (`forced`, or else decided
- * from its PV): the one reading of the two under which the PV's daily centre does not jump an hour
+ * from its PV read without and with the move; null without PV): the one reading of the two under which the PV's daily centre does not jump an hour
  * at the clock changes (`clockChangeJumps`). Without PV on both sides of a clock change the rows
  * are moved, as the 2017 release, whose "UTC" stamps follow summer time, needs.
  */
 export function chooseCestShift(
-  file: HouseholdFile,
+  pv: Record<'with' | 'without', HourlySeries | null>,
   longitude: number,
   timeZone: string,
   forced: boolean | null,
 ): CestChoice {
   const lines: string[] = [];
   const jump = { with: NaN, without: NaN };
-  if (file.meters.pv.length > 0)
-    for (const shift of [false, true]) {
-      const { meanJump, line } = clockChangeJumps(
-        householdSeries(file, shift).pv!,
-        longitude,
-        timeZone,
-        `${shift ? 'with' : 'without'} the CEST shift`,
-      );
-      jump[shift ? 'with' : 'without'] = meanJump;
-      lines.push(line);
-    }
+  for (const reading of ['without', 'with'] as const) {
+    const series = pv[reading];
+    if (!series) continue;
+    const { meanJump, line } = clockChangeJumps(series, longitude, timeZone, `${reading} the CEST shift`);
+    jump[reading] = meanJump;
+    lines.push(line);
+  }
   if (forced !== null) {
     lines.push(
       `CEST rows ${forced ? 'moved an hour earlier' : 'taken as they are'} (--cest-shift ${forced ? 'on' : 'off'})`,

@@ -1,4 +1,5 @@
 import { DataError } from './data-error';
+import { header } from './data-files';
 import { parsePlainCsv, PlainCsvSeries } from './plain-csv';
 
 /**
@@ -38,12 +39,9 @@ export function pvdaqPowerColumn(names: string[], wanted: string | null, source:
 }
 
 export function parsePvdaq(text: string, options: PvdaqOptions, source = 'input'): PlainCsvSeries {
+  // The header line only: the parser reads the rest.
   const newline = text.indexOf('\n');
-  const header = newline < 0 ? text : text.slice(0, newline);
-  const names = header
-    .replace(/^\uFEFF/, '')
-    .split(',')
-    .map((name) => name.trim());
+  const names = header((newline < 0 ? text : text.slice(0, newline)).replace(/^\uFEFF/, ''));
   const power = pvdaqPowerColumn(names, options.column, source);
   return parsePlainCsv(
     text,

@@ -200,9 +200,15 @@ function readOpsdSite(options: BenchOptions, notes: string[]): SiteSeries {
   if (file.noLoad) notes.push(`no load: ${file.noLoad}`);
   if (file.noLoad && file.meters.pv.length === 0)
     throw new DataError(`${options.path}: nothing to score: ${file.noLoad}, and it has no PV`);
-  const cest = chooseCestShift(file, options.longitude, timeZone, options.cestShift);
+  const readings = { without: householdSeries(file, false), with: householdSeries(file, true) };
+  const cest = chooseCestShift(
+    { without: readings.without.pv, with: readings.with.pv },
+    options.longitude,
+    timeZone,
+    options.cestShift,
+  );
   for (const line of cest.lines) notes.push(`check: ${line}`);
-  const household = householdSeries(file, cest.shift);
+  const household = readings[cest.shift ? 'with' : 'without'];
   notes.push(
     `${count(household.shiftedRows)} rows moved back an hour (CEST); ` +
       `${household.negativeLoadHours} negative load hours → 0`,
