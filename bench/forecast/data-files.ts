@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { DataError } from './data-error';
 
 /**
@@ -10,20 +11,81 @@ import { DataError } from './data-error';
 /** Hour start (ms) → value. */
 export type HourlySeries = Map<number, number>;
 
-export function readText(path: string): string {
+/**
+ * A layout's input: a whole text (the specs' inline files), or its lines one by one
+ * (`fileLines`). Lines carry no line break and the first no byte-order mark; blank ones are kept,
+ * so that a line's number is its place in the file.
+ */
+export type TextLines = string | Iterable<string>;
+
+export function linesOf(input: TextLines): Iterable<string> {
+  return typeof input === 'string' ? input.replace(/^\uFEFF/, '').split(/\r?\n/) : input;
+}
+
+/**
+ * Calls `parse` with an input's first line and the lines after it, and closes the file however
+ * the parse ends (at the last line, at a line it stops at, or at an error). The lines after it
+ * pass once: a line taken from them (a second header row) is not seen again.
+ */
+export function parseLines<T>(input: TextLines, parse: (first: string, rest: Iterable<string>) => T): T {
+  const lines = linesOf(input)[Symbol.iterator]();
   try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
+    const first = lines.next();
+    return parse(first.done ? '' : first.value, { [Symbol.iterator]: () => lines });
+  } finally {
+    lines.return?.();
   }
 }
 
-/** The non-empty lines of a text, without a byte-order mark. */
-export function lines(text: string): string[] {
-  return text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .filter((line) => line.length > 0);
+const CHUNK_BYTES = 1 << 20;
+/** Longer than any row of a CSV file: a "line" this long is a file of another kind. */
+const MAX_LINE_CHARS = 1 << 24;
+
+/**
+ * The lines of a file, read a chunk at a time: a file is never held whole in memory, so one larger
+ * than the longest string V8 can make (about 512 MB; a 1-minute export of many meters over years)
+ * is read as any other. Each iteration reads the file anew, so a reader may pass over it twice.
+ */
+export function fileLines(path: string, chunkBytes = CHUNK_BYTES): Iterable<string> {
+  return { [Symbol.iterator]: () => readLines(path, chunkBytes) };
+}
+
+function* readLines(path: string, chunkBytes: number): Generator<string> {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, 'r');
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const buffer = Buffer.alloc(chunkBytes);
+    const decoder = new StringDecoder('utf8');
+    let pending = '';
+    let first = true;
+    for (;;) {
+      let bytes: number;
+      try {
+        bytes = readSync(descriptor, buffer, 0, chunkBytes, null);
+      } catch (error) {
+        throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
+      }
+      pending += bytes === 0 ? decoder.end() : decoder.write(buffer.subarray(0, bytes));
+      if (first && pending.length > 0) {
+        pending = pending.replace(/^\uFEFF/, '');
+        first = false;
+      }
+      const parts = pending.split('\n');
+      pending = bytes === 0 ? '' : parts.pop()!;
+      if (pending.length > MAX_LINE_CHARS)
+        throw new DataError(
+          `cannot read ${path}: a line longer than ${MAX_LINE_CHARS} characters; not a CSV file`,
+        );
+      for (const part of parts) yield part.endsWith('\r') ? part.slice(0, -1) : part;
+      if (bytes === 0) return;
+    }
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 export function header(line: string): string[] {

@@ -1,5 +1,5 @@
 import { DataError } from './data-error';
-import { column, header, HourlySeries, lines, mostCommonStep, readText } from './data-files';
+import { column, fileLines, header, HourlySeries, mostCommonStep, parseLines, TextLines } from './data-files';
 
 /**
  * Open Power System Data household data (CoSSMic, Konstanz): per building, cumulative kWh meters
@@ -77,9 +77,12 @@ export function householdMeters(names: string[], prefix: string, source: string)
   };
 }
 
-export function parseOpsd(text: string, prefix: string, source = 'input'): HouseholdFile {
-  const [first, ...rows] = lines(text);
-  const names = header(first ?? '');
+export function parseOpsd(input: TextLines, prefix: string, source = 'input'): HouseholdFile {
+  return parseLines(input, (first, rows) => parseReadings(first, rows, prefix, source));
+}
+
+function parseReadings(first: string, rows: Iterable<string>, prefix: string, source: string): HouseholdFile {
+  const names = header(first);
   const utcIndex = column(names, 'utc_timestamp', source);
   const localIndex = column(names, 'cet_cest_timestamp', source);
   const meters = householdMeters(names, prefix, source);
@@ -102,7 +105,10 @@ export function parseOpsd(text: string, prefix: string, source = 'input'): House
   const reading = (cells: string[], column: number) =>
     column < 0 ? 0 : cells[column] === undefined || cells[column].trim() === '' ? NaN : Number(cells[column]);
   const readings: HouseholdFile['readings'] = [];
+  let rowCount = 0;
   for (const row of rows) {
+    if (row === '') continue;
+    rowCount++;
     const cells = row.split(',');
     const at = Date.parse(cells[utcIndex]);
     if (!Number.isFinite(at)) throw new DataError(`${source}: bad time ${cells[utcIndex]}`);
@@ -118,7 +124,7 @@ export function parseOpsd(text: string, prefix: string, source = 'input'): House
   return {
     prefix,
     meters,
-    rows: rows.length,
+    rows: rowCount,
     step: mostCommonStep(readings.map((each) => each.at)) || HOUR_MS,
     readings,
     noLoad,
@@ -184,5 +190,5 @@ export function householdSeries(file: HouseholdFile, cestShift: boolean): Househ
 }
 
 export function readOpsd(path: string, prefix: string): HouseholdFile {
-  return parseOpsd(readText(path), prefix, path);
+  return parseOpsd(fileLines(path), prefix, path);
 }

@@ -1,6 +1,6 @@
 import { checkCoverage, Coverage } from './coverage';
 import { DataError } from './data-error';
-import { HourlySeries, mostCommonStep, readText } from './data-files';
+import { fileLines, HourlySeries, mostCommonStep, parseLines, TextLines } from './data-files';
 import { fixedOffsetZone, wallTimeInstants } from './time-zones';
 
 /**
@@ -305,11 +305,19 @@ function hourlyMeans(samples: Sample[], role: Exclude<Role, 'time'>, interval: n
   return series;
 }
 
-/** Reads the plain layout from text; `source` names it in messages (a path). */
-export function parsePlainCsv(text: string, options: PlainCsvOptions, source = 'input'): PlainCsvSeries {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const delimiter = delimiterOf(lines[0] ?? '');
-  const names = cells(lines[0] ?? '', delimiter);
+/** Reads the plain layout from a text or a file's lines; `source` names it in messages (a path). */
+export function parsePlainCsv(input: TextLines, options: PlainCsvOptions, source = 'input'): PlainCsvSeries {
+  return parseLines(input, (headerLine, rows) => parseRows(headerLine, rows, options, source));
+}
+
+function parseRows(
+  headerLine: string,
+  rows: Iterable<string>,
+  options: PlainCsvOptions,
+  source: string,
+): PlainCsvSeries {
+  const delimiter = delimiterOf(headerLine);
+  const names = cells(headerLine, delimiter);
   const { index, units } = options.columns
     ? namedColumns(names, options.columns, source)
     : findColumns(names, source);
@@ -320,8 +328,9 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
   let skippedWallTimes = 0;
   let previous = -Infinity;
   let previousLine = 0;
-  for (let number = 2; number <= lines.length; number++) {
-    const line = lines[number - 1];
+  let number = 1;
+  for (const line of rows) {
+    number++;
     if (line.trim() === '') continue;
     const where = `${source} line ${number}`;
     const row = cells(line, delimiter);
@@ -418,5 +427,5 @@ export function parsePlainCsv(text: string, options: PlainCsvOptions, source = '
 }
 
 export function readPlainCsv(path: string, options: PlainCsvOptions): PlainCsvSeries {
-  return parsePlainCsv(readText(path), options, path);
+  return parsePlainCsv(fileLines(path), options, path);
 }

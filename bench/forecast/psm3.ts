@@ -1,5 +1,14 @@
 import { DataError } from './data-error';
-import { column, header, HourlySeries, lines, mostCommonStep, numberOrNull, readText } from './data-files';
+import {
+  column,
+  fileLines,
+  header,
+  HourlySeries,
+  mostCommonStep,
+  numberOrNull,
+  parseLines,
+  TextLines,
+} from './data-files';
 
 /**
  * NSRDB PSM3 weather as pvlib writes it (`pvlib.iotools.get_psm3`, saved by pandas: the first
@@ -38,7 +47,6 @@ interface Sample {
 }
 
 interface Psm3Columns {
-  rows: string[];
   ghi: number;
   temperature: number;
   /** −1 without a clear-sky column. */
@@ -53,18 +61,21 @@ interface Psm3Columns {
  * first), or as NSRDB serves them (a row of metadata names, one of their values, then the header
  * with `Year,Month,Day,Hour,Minute` in the fixed offset the metadata's `Time Zone` gives, in hours).
  */
-function psm3Columns(text: string, source: string): Psm3Columns {
-  const all = lines(text);
-  const first = header(all[0] ?? '');
+function psm3Columns(firstLine: string, rest: Iterable<string>, source: string): Psm3Columns {
+  const first = header(firstLine);
   if (first[0] === 'Source' && first.includes('Time Zone')) {
-    const zoneHours = numberOrNull(header(all[1] ?? '')[first.indexOf('Time Zone')]);
+    const lines = rest[Symbol.iterator]();
+    const nextLine = () => {
+      for (let next = lines.next(); !next.done; next = lines.next()) if (next.value !== '') return next.value;
+      return '';
+    };
+    const zoneHours = numberOrNull(header(nextLine())[first.indexOf('Time Zone')]);
     if (zoneHours === null) throw new DataError(`${source}: no Time Zone in the metadata row`);
-    const names = header(all[2] ?? '');
+    const names = header(nextLine());
     const [year, month, day, hour, minute] = ['Year', 'Month', 'Day', 'Hour', 'Minute'].map((name) =>
       column(names, name, source),
     );
     return {
-      rows: all.slice(3),
       ghi: column(names, 'GHI', source),
       temperature: column(names, 'Temperature', source),
       clear: names.indexOf('Clearsky GHI'),
@@ -75,7 +86,6 @@ function psm3Columns(text: string, source: string): Psm3Columns {
     };
   }
   return {
-    rows: all.slice(1),
     ghi: column(first, 'ghi', source),
     temperature: column(first, 'temp_air', source),
     clear: first.indexOf('ghi_clear'),
@@ -84,10 +94,17 @@ function psm3Columns(text: string, source: string): Psm3Columns {
   };
 }
 
-export function parsePsm3(text: string, source = 'input'): Psm3Series {
-  const layout = psm3Columns(text, source);
+export function parsePsm3(input: TextLines, source = 'input'): Psm3Series {
+  return parseLines(input, (first, rest) => parseSamples(first, rest, source));
+}
+
+function parseSamples(first: string, rest: Iterable<string>, source: string): Psm3Series {
+  const layout = psm3Columns(first, rest, source);
   const samples: Sample[] = [];
-  for (const row of layout.rows) {
+  let rows = 0;
+  for (const row of rest) {
+    if (row === '') continue;
+    rows++;
     const cells = row.split(',');
     const at = layout.instant(cells);
     if (!Number.isFinite(at)) throw new DataError(`${source}: bad time ${layout.stamp(cells)}`);
@@ -133,11 +150,11 @@ export function parsePsm3(text: string, source = 'input'): Psm3Series {
     ghi,
     ghiClear,
     temperature,
-    rows: layout.rows.length,
+    rows,
     intervalMinutes: mostCommonStep(samples.map((sample) => sample.at)) / MINUTE_MS,
   };
 }
 
 export function readPsm3(path: string): Psm3Series {
-  return parsePsm3(readText(path), path);
+  return parsePsm3(fileLines(path), path);
 }

@@ -1,5 +1,5 @@
 import { DataError } from './data-error';
-import { header } from './data-files';
+import { header, parseLines, TextLines } from './data-files';
 import { parsePlainCsv, PlainCsvSeries } from './plain-csv';
 
 /**
@@ -38,13 +38,11 @@ export function pvdaqPowerColumn(names: string[], wanted: string | null, source:
   );
 }
 
-export function parsePvdaq(text: string, options: PvdaqOptions, source = 'input'): PlainCsvSeries {
-  // The header line only: the parser reads the rest.
-  const newline = text.indexOf('\n');
-  const names = header((newline < 0 ? text : text.slice(0, newline)).replace(/^\uFEFF/, ''));
-  const power = pvdaqPowerColumn(names, options.column, source);
+export function parsePvdaq(input: TextLines, options: PvdaqOptions, source = 'input'): PlainCsvSeries {
+  // The header line only: the plain parser reads the file again, from its start.
+  const power = pvdaqPowerColumn(parseLines(input, header), options.column, source);
   return parsePlainCsv(
-    text,
+    input,
     {
       timeZone: options.timeZone,
       stamps: options.stamps,

@@ -9,7 +9,7 @@ import {
 } from './alignment';
 import { checkCoverage } from './coverage';
 import { DataError } from './data-error';
-import { HourlySeries, readText } from './data-files';
+import { fileLines, HourlySeries } from './data-files';
 import { householdSeries, readOpsd } from './opsd';
 import type { BenchOptions } from './options';
 import { PlainCsvSeries, readPlainCsv } from './plain-csv';
@@ -155,9 +155,9 @@ function readPlainSite(options: BenchOptions, notes: string[]): SiteSeries {
 /** A PVDAQ export, its clock chosen from its PV unless `--pvdaq-clock` says. */
 function readPvdaqSite(options: BenchOptions, notes: string[]): SiteSeries {
   const timeZone = options.timeZone!;
-  const text = readText(options.path);
+  const lines = fileLines(options.path);
   const read = (clock: PvdaqClock) =>
-    parsePvdaq(text, { timeZone, clock, column: options.pvdaqColumn, stamps: options.stamps }, options.path);
+    parsePvdaq(lines, { timeZone, clock, column: options.pvdaqColumn, stamps: options.stamps }, options.path);
   let pv: PlainCsvSeries;
   if (options.pvdaqClock !== null) pv = read(options.pvdaqClock);
   else {

@@ -1,0 +1,71 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileLines, linesOf, parseLines } from './data-files';
+import { parsePlainCsv } from './plain-csv';
+import { dataErrorMessage } from './spec-support';
+
+describe('fileLines', () => {
+  let directory: string;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'bench-data-files-'));
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  const write = (name: string, content: string | Buffer) => {
+    const path = join(directory, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const openFiles = () => readdirSync('/proc/self/fd').length;
+
+  // Chunk sizes from 1 byte up split every line break, CRLF pair and multi-byte character somewhere.
+  it.each([
+    ['a header and rows, ending in a line break', 'time,pv\n2025-01-01T00:00Z,1\n2025-01-01T01:00Z,2\n'],
+    ['no final line break', 'time,pv\n2025-01-01T00:00Z,1'],
+    ['CRLF line breaks and blank lines', 'time;pv\r\n\r\n2025-01-01T00:00Z;1,5\r\n\r\n'],
+    ['a byte-order mark and characters of 2, 3 and 4 bytes', '\uFEFFzeit,°C,€,𝑥\nZürich,−3,5,6\n'],
+    ['nothing', ''],
+  ])('reads %s as the same lines as the whole text, at any chunk size', (_case, text) => {
+    const path = write('lines.csv', text);
+    const expected = [...linesOf(text)];
+    for (const chunkBytes of [1, 2, 3, 5, 7, 64, 1 << 20]) {
+      expect([...fileLines(path, chunkBytes)]).toEqual(expected);
+    }
+    expect(expected[0]?.startsWith('\uFEFF')).toBe(false);
+  });
+
+  it('reads the file anew at each pass', () => {
+    const path = write('twice.csv', 'a\nb\nc\n');
+    const lines = fileLines(path, 2);
+    expect([...lines]).toEqual(['a', 'b', 'c', '']);
+    expect([...lines]).toEqual(['a', 'b', 'c', '']);
+  });
+
+  it('says which file it cannot read, when it is read', () => {
+    const lines = fileLines(join(directory, 'missing.csv'));
+    expect(dataErrorMessage(() => [...lines])).toMatch(/^cannot read .*missing\.csv: ENOENT/);
+    expect(dataErrorMessage(() => [...fileLines(directory)])).toMatch(/^cannot read .*: EISDIR/);
+  });
+
+  it('refuses a file whose line never ends, as not a CSV file', () => {
+    const path = write('one-line.bin', Buffer.alloc((1 << 24) + 2, 'x'));
+    expect(dataErrorMessage(() => [...fileLines(path)])).toMatch(
+      /a line longer than 16777216 characters; not a CSV file/,
+    );
+  });
+
+  it('closes the file when a parse stops early, at its end or at an error', () => {
+    const path = write(
+      'rows.csv',
+      'time,pv\n2025-01-01T00:00Z,1\n2025-01-01T00:30Z,x\n2025-01-01T01:00Z,2\n',
+    );
+    const before = openFiles();
+    expect(parseLines(fileLines(path), (first) => first)).toBe('time,pv');
+    expect(openFiles()).toBe(before);
+    expect(
+      dataErrorMessage(() => parsePlainCsv(fileLines(path), { timeZone: null, stamps: 'start' }, path)),
+    ).toMatch(/rows\.csv line 3: pv "x" is not a number/);
+    expect(openFiles()).toBe(before);
+  });
+});
