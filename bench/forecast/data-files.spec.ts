@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileLines, linesOf, parseLines } from './data-files';
-import { parsePlainCsv } from './plain-csv';
+import { parsePlainCsv, readPlainCsv } from './plain-csv';
 import { dataErrorMessage } from './spec-support';
 
 describe('fileLines', () => {
@@ -33,6 +33,41 @@ describe('fileLines', () => {
       expect([...fileLines(path, chunkBytes)]).toEqual(expected);
     }
     expect(expected[0]?.startsWith('\uFEFF')).toBe(false);
+  });
+
+  it('reads UTF-16 little-endian text, as spreadsheets save "Unicode text", at any chunk size', () => {
+    const text = 'time\tpv_kw\ttemperature_°c\r\n2025-01-01T00:00Z\t1,5\t−3\r\n2025-01-01T01:00Z\t2\t𝑥\r\n';
+    const path = write(
+      'unicode.txt',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+    );
+    for (const chunkBytes of [1, 2, 3, 5, 64]) {
+      expect([...fileLines(path, chunkBytes)]).toEqual([...linesOf(text)]);
+    }
+  });
+
+  it('reads a spreadsheet\'s "Unicode text" as the same table in UTF-8', () => {
+    const rows = ['time\tpv_w'];
+    for (let hour = 0; hour < 31 * 24; hour++)
+      rows.push(`${new Date(Date.UTC(2025, 5, 1, hour)).toISOString()}\t${hour * 10}`);
+    const text = `${rows.join('\r\n')}\r\n`;
+    const utf8 = write('table.csv', text);
+    const utf16 = write(
+      'table.txt',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+    );
+    const options = { timeZone: null, stamps: 'start' as const };
+    const fromUtf16 = readPlainCsv(utf16, options);
+    expect(fromUtf16.pv!.size).toBe(31 * 24);
+    expect(fromUtf16).toEqual(readPlainCsv(utf8, options));
+  });
+
+  it('refuses UTF-16 big-endian text, saying how to save it', () => {
+    const path = write(
+      'big-endian.txt',
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('time,pv\n', 'latin1')]),
+    );
+    expect(dataErrorMessage(() => [...fileLines(path)])).toMatch(/UTF-16 big-endian text; save it as UTF-8$/);
   });
 
   it('reads the file anew at each pass', () => {

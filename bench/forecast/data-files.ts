@@ -45,6 +45,8 @@ const MAX_LINE_CHARS = 1 << 24;
  * The lines of a file, read a chunk at a time: a file is never held whole in memory, so one larger
  * than the longest string V8 can make (about 512 MB; a 1-minute export of many meters over years)
  * is read as any other. Each iteration reads the file anew, so a reader may pass over it twice.
+ * The text is UTF-8, or UTF-16 little-endian when it starts with that byte-order mark, as
+ * spreadsheets save "Unicode text".
  */
 export function fileLines(path: string, chunkBytes = CHUNK_BYTES): Iterable<string> {
   return { [Symbol.iterator]: () => readLines(path, chunkBytes) };
@@ -59,16 +61,11 @@ function* readLines(path: string, chunkBytes: number): Generator<string> {
   }
   try {
     const buffer = Buffer.alloc(chunkBytes);
-    const decoder = new StringDecoder('utf8');
+    const decoder = new StringDecoder(textEncoding(descriptor, path));
     let pending = '';
     let first = true;
     for (;;) {
-      let bytes: number;
-      try {
-        bytes = readSync(descriptor, buffer, 0, chunkBytes, null);
-      } catch (error) {
-        throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
-      }
+      const bytes = readBytes(descriptor, buffer, chunkBytes, null, path);
       pending += bytes === 0 ? decoder.end() : decoder.write(buffer.subarray(0, bytes));
       if (first && pending.length > 0) {
         pending = pending.replace(/^\uFEFF/, '');
@@ -86,6 +83,31 @@ function* readLines(path: string, chunkBytes: number): Generator<string> {
   } finally {
     closeSync(descriptor);
   }
+}
+
+/** Reads at `position`, or on from the last read with null. */
+function readBytes(
+  descriptor: number,
+  buffer: Buffer,
+  length: number,
+  position: number | null,
+  path: string,
+): number {
+  try {
+    return readSync(descriptor, buffer, 0, length, position);
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** The encoding the file's first bytes tell: a UTF-16 byte-order mark, else UTF-8. */
+function textEncoding(descriptor: number, path: string): 'utf8' | 'utf16le' {
+  const mark = Buffer.alloc(2);
+  const bytes = readBytes(descriptor, mark, 2, 0, path);
+  if (bytes === 2 && mark[0] === 0xff && mark[1] === 0xfe) return 'utf16le';
+  if (bytes === 2 && mark[0] === 0xfe && mark[1] === 0xff)
+    throw new DataError(`cannot read ${path}: UTF-16 big-endian text; save it as UTF-8`);
+  return 'utf8';
 }
 
 export function header(line: string): string[] {
