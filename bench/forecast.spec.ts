@@ -22,6 +22,10 @@ function bench(...args: string[]) {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** The run's summary lines of the scores without weather, `  solar (b): ...` and `  load (b): ...`. */
+const scoreLines = (stdout: string) =>
+  stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
+
 /** Half-hourly PV and load of the synthetic device, stamped in UTC+02:00, written to `path`. */
 function writeHalfHourlyCsv(path: string, days: number): void {
   const system = resolveSystem({ latitude: 48.14, longitude: 11.58, capacityWatts: 4000, seed: 7 });
@@ -187,10 +191,39 @@ describe('npm run bench:forecast', () => {
     expect(inEnergy.stderr).toBe('');
     expect(inEnergy.status).toBe(0);
     expect(inEnergy.stdout).toContain('pv = PV energy (kWh): kWh per 30 min → W');
-    const scores = (stdout: string) =>
-      stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
-    expect(scores(inWatts.stdout)).toHaveLength(2);
-    expect(scores(inEnergy.stdout)).toEqual(scores(inWatts.stdout));
+    expect(scoreLines(inWatts.stdout)).toHaveLength(2);
+    expect(scoreLines(inEnergy.stdout)).toEqual(scoreLines(inWatts.stdout));
+  });
+
+  it('scores the same data saved by a spreadsheet as "Unicode text", its stamps day-first local times', () => {
+    const csv = join(directory, 'utf8.csv');
+    writeHalfHourlyCsv(csv, 40);
+    const [, ...rows] = readFileSync(csv, 'utf8').trimEnd().split('\n');
+    const spreadsheetRows = rows.map((row) => {
+      const [stamp, pv, load] = row.split(',');
+      // 2025-05-01T00:00:00+02:00 → 01.05.2025 00:00, the wall time in Berlin (summer time all along).
+      const [, year, month, day, time] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2})/.exec(stamp)!;
+      return [`${day}.${month}.${year} ${time}`, pv.replace('.', ','), load.replace('.', ',')].join('\t');
+    });
+    const text = `Time\tPV Power (W)\tLoad (W)\r\n${spreadsheetRows.join('\r\n')}\r\n`;
+    const unicode = join(directory, 'unicode.txt');
+    writeFileSync(unicode, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
+    const fromCsv = bench('--csv', csv, ...site, '--results', join(directory, 'utf8'));
+    const fromSpreadsheet = bench(
+      '--csv',
+      unicode,
+      ...site,
+      '--time-zone',
+      'Europe/Berlin',
+      '--results',
+      join(directory, 'unicode'),
+    );
+    expect(fromSpreadsheet.stderr).toBe('');
+    expect(fromSpreadsheet.status).toBe(0);
+    expect(fromSpreadsheet.stdout).toContain('time = Time, pv = PV Power (W), load = Load (W)');
+    expect(scoreLines(fromCsv.stdout)).toHaveLength(2);
+    expect(scoreLines(fromSpreadsheet.stdout)).toEqual(scoreLines(fromCsv.stdout));
   });
 
   it('scores an OPSD building read every 15 minutes as the same data in the plain layout', () => {
@@ -210,18 +243,16 @@ describe('npm run bench:forecast', () => {
     expect(asOpsd.status).toBe(0);
     expect(asOpsd.stdout).toContain('rows every 15 min; meters: DE_KN_residential9_grid_import');
     expect(asOpsd.stdout).toContain('CEST rows taken as they are (--cest-shift off)');
-    const scores = (stdout: string) =>
-      stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
-    expect(scores(asPlain.stdout)).toHaveLength(2);
-    expect(scores(asOpsd.stdout)).toEqual(scores(asPlain.stdout));
+    expect(scoreLines(asPlain.stdout)).toHaveLength(2);
+    expect(scoreLines(asOpsd.stdout)).toEqual(scoreLines(asPlain.stdout));
 
     const withoutExport = bench('--opsd', noExport, ...opsd, '--results', join(directory, 'no-export'));
     expect(withoutExport.status).toBe(0);
     expect(withoutExport.stdout).toContain(
       'no load: DE_KN_residential9 has PV but no grid_export meter: what it used cannot be told from the grid import',
     );
-    expect(scores(withoutExport.stdout)).toEqual(
-      scores(asPlain.stdout).filter((line) => line.includes('solar')),
+    expect(scoreLines(withoutExport.stdout)).toEqual(
+      scoreLines(asPlain.stdout).filter((line) => line.includes('solar')),
     );
   });
 

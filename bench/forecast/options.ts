@@ -254,7 +254,7 @@ export const HELP = [
   column(
     'timestamp',
     'time',
-    'ISO 8601 with its UTC offset (2025-06-01T12:00:00+02:00, or Z), or Unix time in s or ms; without an offset, --time-zone is required',
+    'ISO 8601 with its UTC offset (2025-06-01T12:00:00+02:00, or Z), day-first with dots (01.06.2025 12:00), or Unix time in s or ms; without an offset, --time-zone is required',
   ),
   column('PV power', 'pv', 'W, optional if there is load'),
   column('load power', 'load', 'W, optional if there is PV'),

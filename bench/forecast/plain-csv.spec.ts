@@ -165,6 +165,25 @@ describe('parsePlainCsv: time stamps', () => {
     expect([...series.pv!.values()].every((value) => value === 100)).toBe(true);
   });
 
+  it('reads day-first dotted stamps (01.06.2025 12:00, 1.6.2025 9:05:00) as wall time in the zone given', () => {
+    const dotted = (padded: boolean) => (at: number) => {
+      const [date, time] = local(at, 'Europe/Berlin', false).split('T');
+      const [year, month, day] = date.split('-');
+      const trim = (part: string) => (padded ? part : String(Number(part)));
+      return padded
+        ? `${day}.${month}.${year} ${time.slice(0, 5)}`
+        : `${trim(day)}.${trim(month)}.${year} ${trim(time.slice(0, 2))}:${time.slice(3)}`;
+    };
+    const berlin: PlainCsvOptions = { timeZone: 'Europe/Berlin', stamps: 'start' };
+    const expected = parsePlainCsv(csv(), UTC).pv;
+    expect(parsePlainCsv(csv({ stamp: dotted(true) }), berlin).pv).toEqual(expected);
+    expect(parsePlainCsv(csv({ stamp: dotted(false) }), berlin).pv).toEqual(expected);
+    expect(parseError('timestamp,pv\n31.04.2025 10:00,3\n', berlin)).toMatch(
+      /"31.04.2025 10:00" is not a valid date/,
+    );
+    expect(parseError('timestamp,pv\n01.05.2025 10:00,3\n')).toMatch(/has no UTC offset.*--time-zone/);
+  });
+
   it('reads Unix time in seconds or milliseconds as UTC', () => {
     for (const stamp of [(at: number) => String(at / 1000), (at: number) => String(at)]) {
       const series = parsePlainCsv(csv({ stamp }), UTC);
@@ -183,7 +202,7 @@ describe('parsePlainCsv: time stamps', () => {
 
   it('refuses what is not a time stamp, repeated instants and rows out of order', () => {
     expect(parseError('timestamp,pv\n01/05/2025 10:00,3\n')).toMatch(
-      /line 2: "01\/05\/2025 10:00" is not an ISO 8601/,
+      /line 2: "01\/05\/2025 10:00" is not an ISO 8601 timestamp .*, a day-first dotted one .* nor Unix time/,
     );
     expect(parseError('timestamp,pv\n2025-02-30T10:00Z,3\n')).toMatch(/not a valid date/);
     expect(parseError('timestamp,pv\n2025-05-01T10:00Z,3\n2025-05-01T12:00+02:00,4\n')).toMatch(

@@ -8,9 +8,10 @@ import { fixedOffsetZone, wallTimeInstants } from './time-zones';
  * or tab separated, with decimal commas or points).
  *
  * - A timestamp column, ISO 8601 (`2025-06-01T12:00:00+02:00`, `2025-06-01 10:00Z`; seconds and
- *   fractions optional) or Unix time in seconds or milliseconds. A stamp without an offset is
- *   wall-clock time in the zone the caller names (a row in the hour the zone skips in spring is
- *   dropped and counted); with no zone named it is an error.
+ *   fractions optional), day-first with dots (`01.06.2025 12:00`), or Unix time in seconds or
+ *   milliseconds. A stamp without an offset is wall-clock time in the zone the caller names (a row
+ *   in the hour the zone skips in spring is dropped and counted); with no zone named it is an
+ *   error.
  * - PV power and/or household load power, W (or kW, or energy per interval in Wh or kWh, the
  *   unit named in place of the W name's `_w`); optional GHI, W/m², and air temperature, °C.
  *   Header names are matched ignoring case, spaces and punctuation (`PV Power (W)` is
@@ -108,6 +109,12 @@ const UNIT_KEYS = new Map<string, { role: 'pv' | 'load'; unit: PowerUnit }>(
 
 const STAMP =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * Day, month and year between dots, then the wall time, as European inverter portals and
+ * spreadsheets export it (`01.06.2025 12:00`): day first wherever it is written so. No offset.
+ */
+const DOTTED_STAMP = /^(\d{1,2})\.(\d{1,2})\.(\d{4})[T ](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 
 /** Unix time, as databases and home-automation exports write it: seconds (1973–2286) or milliseconds. */
 const EPOCH_SECONDS = /^\d{9,10}(\.\d+)?$/;
@@ -232,10 +239,14 @@ function parseStamp(
 ): { at: number | null; offset: number | null } {
   if (EPOCH_SECONDS.test(text)) return { at: Math.round(Number(text) * 1000), offset: 0 };
   if (EPOCH_MILLISECONDS.test(text)) return { at: Number(text), offset: 0 };
-  const match = STAMP.exec(text);
+  const dotted = DOTTED_STAMP.exec(text);
+  const match = dotted
+    ? [text, dotted[3], dotted[2], dotted[1], dotted[4], dotted[5], dotted[6]]
+    : STAMP.exec(text);
   if (!match)
     throw new DataError(
-      `${where}: "${text}" is not an ISO 8601 timestamp (like 2025-06-01T12:00:00+02:00 or 2025-06-01 10:00Z) nor Unix time`,
+      `${where}: "${text}" is not an ISO 8601 timestamp (like 2025-06-01T12:00:00+02:00 or 2025-06-01 10:00Z), ` +
+        `a day-first dotted one (01.06.2025 12:00) nor Unix time`,
     );
   const [, year, month, dayOfMonth, hour, minute, second, fraction, zone] = match;
   const wall = Date.UTC(
