@@ -250,21 +250,22 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
       expect(Object.keys(response.body)).toEqual(['errors']);
     });
 
+    const share = (flags: object) =>
+      http
+        .put(`/api/sharing/${id}`)
+        .set('Cookie', keeper)
+        .send({
+          isEnabled: false,
+          shareMonitor: false,
+          shareWeather: false,
+          shareForecast: false,
+          shareReturns: false,
+          ...flags,
+        })
+        .expect(200);
+
     it('is public only while the source shares its forecast', async () => {
       const publicPath = `/api/sharing/public/${id}/forecast/accuracy`;
-      const share = (flags: object) =>
-        http
-          .put(`/api/sharing/${id}`)
-          .set('Cookie', keeper)
-          .send({
-            isEnabled: false,
-            shareMonitor: false,
-            shareWeather: false,
-            shareForecast: false,
-            shareReturns: false,
-            ...flags,
-          })
-          .expect(200);
       expect((await http.get(publicPath).expect(404)).body).toEqual(NOT_SHARED);
       await share({ isEnabled: true, shareMonitor: true });
       expect((await http.get(publicPath).expect(404)).body).toEqual(NOT_SHARED);
@@ -274,6 +275,23 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
       expect((await http.get(`${publicPath}?days=400`).expect(400)).body).toHaveProperty('errors.days');
       await share({ isEnabled: false, shareForecast: true });
       expect((await http.get(publicPath).expect(404)).body).toEqual(NOT_SHARED);
+    });
+
+    it('is told in words on the share page, while the source shares its forecast', async () => {
+      await share({ isEnabled: true, shareForecast: true });
+      const shared = (await http.get(`/share/${id}`).expect(200)).text;
+      // The overall figures above: nMAE 0.005 and skill 0.6838 over the 2 days scored of the last 30.
+      expect(shared).toContain(
+        '<p class="muted" id="forecast-record">Over the last 30 days (2 days scored), the day-ahead forecast ' +
+          'was off by 0.5 % of the installed power on average in daylight; its error (RMS) was 68 % smaller ' +
+          'than that of repeating yesterday’s cloudiness.</p>',
+      );
+      await share({ isEnabled: true, shareMonitor: true });
+      const monitorOnly = (await http.get(`/share/${id}`).expect(200)).text;
+      expect(monitorOnly).toContain('id="now-title"');
+      expect(monitorOnly).not.toContain('forecast-record');
+      await share({ isEnabled: false });
+      await http.get(`/share/${id}`).expect(404);
     });
   });
 

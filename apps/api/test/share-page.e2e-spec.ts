@@ -110,6 +110,7 @@ describe('share page and badge', () => {
       expect(text.match(/<path class="line" d="M[^"]+"/)![0].split(' L')).toHaveLength(8);
       expect(text.match(/<rect class="bar"/g)).toHaveLength(7);
       expect(text).toContain('>24.1</text>');
+      expect(textOf(text, 'forecast-record')).toBe('No day-ahead forecast scored in the last 30 days yet.');
       expect(textOf(text, 'savings')).toMatch(/^€\d+\.\d\d$/);
       expect(text).toContain('5.4 kW installed');
       expect(text).toMatch(/<h2 id="weather-title">Weather<\/h2>\n<div class="scroll"><table>/);

@@ -66,8 +66,7 @@ export class PublicSharingService {
 
   /** The accuracy of the day-ahead forecasts, as its owner sees it. */
   async forecastAccuracy(sunSourceId: string, days: number): Promise<ForecastAccuracy> {
-    const { source } = await this.shared(sunSourceId, 'shareForecast');
-    return this.accuracyScores.accuracyOf(source, days);
+    return this.forecastAccuracyOf(await this.shared(sunSourceId, 'shareForecast'), days);
   }
 
   // The views of a source the sharing check has found; each caller checked its flag.
@@ -97,6 +96,10 @@ export class PublicSharingService {
 
   forecastOf({ source }: SharedSource): Promise<LatestPrediction> {
     return this.predictions.latestOf(source.id);
+  }
+
+  forecastAccuracyOf({ source }: SharedSource, days: number): Promise<ForecastAccuracy> {
+    return this.accuracyScores.accuracyOf(source, days);
   }
 }
 

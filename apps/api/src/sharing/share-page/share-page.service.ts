@@ -8,7 +8,14 @@ import { PublicSharingService, publicSourceOf } from '../public-sharing.service'
 import { BADGE_COLOURS, renderBadge } from './badge';
 import { ShortLivedCache } from './short-lived-cache';
 import { formatKwh } from './share-page-format';
-import { ForecastView, MonitorView, renderNotFoundPage, renderSharePage, Section } from './share-page.view';
+import {
+  ForecastRecord,
+  ForecastView,
+  MonitorView,
+  renderNotFoundPage,
+  renderSharePage,
+  Section,
+} from './share-page.view';
 
 /** A source is "online" while its latest point is at most this old (devices report every 10 s to 5 min). */
 const ONLINE_WITHIN_MS = 15 * 60_000;
@@ -20,6 +27,8 @@ const RENDERED_TTL_MS = 30_000;
 /** Enough for every source shared on an instance to stay cached; a page is ~10 kB. */
 const RENDERED_MAX_ENTRIES = 1000;
 const FORECAST_DAYS = 7;
+/** The days whose day-ahead forecasts the page scores, as the accuracy endpoint does by default. */
+const RECORD_DAYS = 30;
 
 export interface RenderedAnswer {
   status: 200 | 404;
@@ -76,9 +85,10 @@ export class SharePageService {
 
   private async renderPage(shared: SharedSource, source: PublicSourceDto): Promise<string> {
     const generatedAt = this.clock.now();
-    const [monitor, forecast, returns, weather] = await Promise.all([
+    const [monitor, forecast, forecastRecord, returns, weather] = await Promise.all([
       source.shareMonitor ? section(this.monitor(shared)) : undefined,
       source.shareForecast ? this.forecast(shared) : undefined,
+      source.shareForecast ? this.forecastRecord(shared) : undefined,
       source.shareReturns ? section(this.views.returnsOf(shared)) : undefined,
       source.shareWeather ? section(this.views.weatherForecastOf(shared)) : undefined,
     ]);
@@ -89,6 +99,7 @@ export class SharePageService {
       generatedAt,
       monitor,
       forecast,
+      forecastRecord,
       returns,
       weather,
     });
@@ -129,6 +140,19 @@ export class SharePageService {
     const today = this.clock.now().toISOString().slice(0, 10);
     const days = latest.data.data.daily.filter((day) => day.date >= today).slice(0, FORECAST_DAYS);
     return { shown: true, data: { days, createdAt: latest.data.data.createdAt } };
+  }
+
+  /** How the kept day-ahead forecasts of the last days did; null when they cannot be scored now. */
+  private async forecastRecord(shared: SharedSource): Promise<ForecastRecord | null> {
+    const scored = await section(this.views.forecastAccuracyOf(shared, RECORD_DAYS));
+    if (!scored.shown) return null;
+    const { daysScored, overall } = scored.data;
+    return {
+      days: RECORD_DAYS,
+      daysScored,
+      solar: overall.solar && { maeW: overall.solar.maeW, nmae: overall.solar.nmae },
+      vsSmartPersistence: overall.skill.vsSmartPersistence,
+    };
   }
 }
 

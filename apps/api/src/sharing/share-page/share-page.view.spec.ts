@@ -167,6 +167,44 @@ describe('renderSharePage', () => {
     expect(page).toContain('No forecast for the coming days yet.');
   });
 
+  it('tells how the day-ahead forecasts of the last days did, in words', () => {
+    const record = (forecastRecord: SharePageView['forecastRecord']) =>
+      textOf(
+        renderSharePage(view({ forecast: { shown: false, reason: 'No forecast yet.' }, forecastRecord })),
+        'forecast-record',
+      );
+    expect(
+      record({ days: 30, daysScored: 12, solar: { maeW: 212.4, nmae: 0.04248 }, vsSmartPersistence: 0.3149 }),
+    ).toBe(
+      'Over the last 30 days (12 days scored), the day-ahead forecast was off by 4.2 % of the installed power ' +
+        'on average in daylight; its error (RMS) was 31 % smaller than that of repeating yesterday’s cloudiness.',
+    );
+    // Without a capacity the error is in watts; a forecast worse than persistence says so.
+    expect(
+      record({ days: 30, daysScored: 1, solar: { maeW: 1234, nmae: null }, vsSmartPersistence: -0.126 }),
+    ).toBe(
+      'Over the last 30 days (1 day scored), the day-ahead forecast was off by 1.23 kW on average in daylight; ' +
+        'its error (RMS) was 13 % larger than that of repeating yesterday’s cloudiness.',
+    );
+    expect(
+      record({ days: 7, daysScored: 7, solar: { maeW: 50, nmae: 0.01 }, vsSmartPersistence: -0.004 }),
+    ).toBe(
+      'Over the last 7 days (7 days scored), the day-ahead forecast was off by 1.0 % of the installed power ' +
+        'on average in daylight; its error (RMS) was about that of repeating yesterday’s cloudiness.',
+    );
+    // Smart persistence was perfect: nothing to compare with.
+    expect(
+      record({ days: 30, daysScored: 2, solar: { maeW: 25, nmae: null }, vsSmartPersistence: null }),
+    ).toBe(
+      'Over the last 30 days (2 days scored), the day-ahead forecast was off by 25 W on average in daylight.',
+    );
+    expect(record({ days: 30, daysScored: 0, solar: null, vsSmartPersistence: null })).toBe(
+      'No day-ahead forecast scored in the last 30 days yet.',
+    );
+    expect(record(null)).toBeUndefined();
+    expect(record(undefined)).toBeUndefined();
+  });
+
   it('lists the weather by day', () => {
     const page = renderSharePage(
       view({

@@ -37,6 +37,18 @@ export interface ForecastView {
   createdAt: string;
 }
 
+/**
+ * How the day-ahead solar forecasts of the last `days` UTC days did, in the terms of the accuracy
+ * endpoint: the mean absolute error over daytime hours, and the skill against smart persistence.
+ */
+export interface ForecastRecord {
+  days: number;
+  daysScored: number;
+  /** Null when no daytime hour was scored. */
+  solar: { maeW: number; nmae: number | null } | null;
+  vsSmartPersistence: number | null;
+}
+
 /** Everything the share page shows; a section is absent when the owner does not share it. */
 export interface SharePageView {
   name: string;
@@ -45,6 +57,8 @@ export interface SharePageView {
   generatedAt: Date;
   monitor?: Section<MonitorView>;
   forecast?: Section<ForecastView>;
+  /** With the forecast; null when it could not be scored (the section says nothing of it then). */
+  forecastRecord?: ForecastRecord | null;
   returns?: Section<RoiSummary>;
   weather?: Section<WeatherRecord[]>;
 }
@@ -170,7 +184,25 @@ ${chart}
 </section>`;
 }
 
-function forecastCard(section: Section<ForecastView>): Markup {
+/** The forecast's record in words: its mean error, and how much it beat repeating yesterday’s sky. */
+function forecastRecordLine(record: ForecastRecord): Markup {
+  const window = `the last ${record.days} days`;
+  if (record.daysScored === 0 || record.solar === null)
+    return markup`<p class="muted" id="forecast-record">No day-ahead forecast scored in ${window} yet.</p>`;
+  const { maeW, nmae } = record.solar;
+  const error = nmae === null ? formatPower(maeW) : `${(100 * nmae).toFixed(1)} % of the installed power`;
+  const skill = record.vsSmartPersistence;
+  const percent = skill === null ? 0 : Math.round(100 * Math.abs(skill));
+  const versus =
+    skill === null
+      ? ''
+      : `; its error (RMS) was ${percent === 0 ? 'about that' : `${percent} % ${skill > 0 ? 'smaller' : 'larger'} than that`} ` +
+        `of repeating yesterday’s cloudiness`;
+  const days = record.daysScored === 1 ? '1 day' : `${record.daysScored} days`;
+  return markup`<p class="muted" id="forecast-record">Over ${window} (${days} scored), the day-ahead forecast was off by ${error} on average in daylight${versus}.</p>`;
+}
+
+function forecastCard(section: Section<ForecastView>, record: ForecastRecord | null): Markup {
   let content: Markup;
   if (!section.shown) content = unavailable(section.reason);
   else if (section.data.days.length === 0) content = unavailable('No forecast for the coming days yet.');
@@ -190,9 +222,13 @@ function forecastCard(section: Section<ForecastView>): Markup {
     content = markup`${chart}
 <p class="muted">kWh per day, ${range} · forecast of ${made}</p>`;
   }
+  const recordLine = record
+    ? markup`
+${forecastRecordLine(record)}`
+    : null;
   return markup`<section class="card" aria-labelledby="forecast-title">
 <h2 id="forecast-title">Forecast, next 7 days</h2>
-${content}
+${content}${recordLine}
 </section>`;
 }
 
@@ -266,7 +302,7 @@ export function renderSharePage(view: SharePageView): string {
     : null;
   const sections = [
     monitorCards(view),
-    view.forecast ? forecastCard(view.forecast) : null,
+    view.forecast ? forecastCard(view.forecast, view.forecastRecord ?? null) : null,
     view.returns ? returnsCard(view.returns) : null,
     view.weather ? weatherCard(view.weather) : null,
   ].filter((section): section is Markup => section !== null);
