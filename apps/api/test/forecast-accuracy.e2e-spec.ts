@@ -16,6 +16,7 @@ import {
 import { createSchedulerApp } from '../../scheduler/src/create-scheduler-app';
 import { JobRunner } from '../../scheduler/src/jobs/job-runner';
 import { startApi } from './support/api-harness';
+import { configureSharing, SharingFlags } from './support/shared-installation';
 
 jest.setTimeout(60_000);
 
@@ -250,19 +251,7 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
       expect(Object.keys(response.body)).toEqual(['errors']);
     });
 
-    const share = (flags: object) =>
-      http
-        .put(`/api/sharing/${id}`)
-        .set('Cookie', keeper)
-        .send({
-          isEnabled: false,
-          shareMonitor: false,
-          shareWeather: false,
-          shareForecast: false,
-          shareReturns: false,
-          ...flags,
-        })
-        .expect(200);
+    const share = (flags: Partial<SharingFlags>) => configureSharing(http, keeper, id, flags);
 
     it('is public only while the source shares its forecast', async () => {
       const publicPath = `/api/sharing/public/${id}/forecast/accuracy`;
