@@ -158,6 +158,8 @@ describe('npm run bench:forecast', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('rows every 30 min');
+    // The synthetic device's panels lie flat: no azimuth to tell.
+    expect(run.stdout).toMatch(/orientation tilt 0° \(flat\) \(clear-sky, \d+ clear days\)/);
     expect(run.stdout).toMatch(/solar \(b\): nRMSE \d+\.\d %, nMAE \d+\.\d %/);
     expect(run.stdout).not.toMatch(/NaN|Infinity/);
     expect(run.stdout).toContain('smart persistence (SP) = yesterday’s daily clear-sky index');

@@ -72,9 +72,12 @@ function printTrainings(result: ReplayResult) {
       continue;
     }
     const { orientation, orientationSource, clearDays } = payload.pv;
+    // A flat array has no azimuth: the fit keeps the first it tried, which means nothing.
+    const plane =
+      orientation.tilt === 0 ? 'tilt 0° (flat)' : `tilt ${orientation.tilt}° azimuth ${orientation.azimuth}°`;
     log(
       `  model (${run.setting}, ${run.from}..${run.to}): ${run.dataPointsUsed} hours, trained in ${run.seconds.toFixed(2)} s; ` +
-        `orientation tilt ${orientation.tilt}° azimuth ${orientation.azimuth}° (${orientationSource}, ${clearDays} clear days)`,
+        `orientation ${plane} (${orientationSource}, ${clearDays} clear days)`,
     );
     for (const [set, summary] of Object.entries(payload.training.validation)) {
       if (!summary) continue;
