@@ -26,8 +26,14 @@ function bench(...args: string[]) {
 const scoreLines = (stdout: string) =>
   stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
 
-/** Half-hourly PV and load of the synthetic device, stamped in UTC+02:00, written to `path`. */
-function writeHalfHourlyCsv(path: string, days: number): void {
+/** The site of the synthetic device the specs' files come from (Munich, 4 kW), as options. */
+const SITE = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
+
+/**
+ * Half-hourly PV and load of the synthetic device, stamped in UTC+02:00, written to `path`; the
+ * data rows, for a spec that writes them again in another layout.
+ */
+function writeHalfHourlyCsv(path: string, days: number): string[] {
   const system = resolveSystem({ latitude: 48.14, longitude: 11.58, capacityWatts: 4000, seed: 7 });
   const start = Date.parse('2025-05-01T00:00:00+02:00');
   const lines = ['Timestamp,PV Power (W),Load (W)'];
@@ -39,6 +45,7 @@ function writeHalfHourlyCsv(path: string, days: number): void {
     );
   }
   writeFileSync(path, `${lines.join('\n')}\n`);
+  return lines.slice(1);
 }
 
 /**
@@ -178,8 +185,7 @@ describe('npm run bench:forecast', () => {
 
   it('scores the same data given as kWh per interval, semicolon separated with decimal commas', () => {
     const watts = join(directory, 'watts.csv');
-    writeHalfHourlyCsv(watts, 40);
-    const [, ...rows] = readFileSync(watts, 'utf8').trimEnd().split('\n');
+    const rows = writeHalfHourlyCsv(watts, 40);
     const kilowattHours = rows.map((row) => {
       const [stamp, pv, load] = row.split(',');
       const kWh = (power: string) => (Number(power) / 2000).toFixed(7).replace('.', ',');
@@ -187,9 +193,8 @@ describe('npm run bench:forecast', () => {
     });
     const energy = join(directory, 'energy.csv');
     writeFileSync(energy, `Timestamp;PV energy (kWh);Load energy (kWh)\n${kilowattHours.join('\n')}\n`);
-    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
-    const inWatts = bench('--csv', watts, ...site, '--results', join(directory, 'watts'));
-    const inEnergy = bench('--csv', energy, ...site, '--results', join(directory, 'energy'));
+    const inWatts = bench('--csv', watts, ...SITE, '--results', join(directory, 'watts'));
+    const inEnergy = bench('--csv', energy, ...SITE, '--results', join(directory, 'energy'));
     expect(inEnergy.stderr).toBe('');
     expect(inEnergy.status).toBe(0);
     expect(inEnergy.stdout).toContain('pv = PV energy (kWh): kWh per 30 min → W');
@@ -199,8 +204,7 @@ describe('npm run bench:forecast', () => {
 
   it('scores the same data saved by a spreadsheet as "Unicode text", its stamps day-first local times', () => {
     const csv = join(directory, 'utf8.csv');
-    writeHalfHourlyCsv(csv, 40);
-    const [, ...rows] = readFileSync(csv, 'utf8').trimEnd().split('\n');
+    const rows = writeHalfHourlyCsv(csv, 40);
     const spreadsheetRows = rows.map((row) => {
       const [stamp, pv, load] = row.split(',');
       // 2025-05-01T00:00:00+02:00 → 01.05.2025 00:00, the wall time in Berlin (summer time all along).
@@ -210,12 +214,11 @@ describe('npm run bench:forecast', () => {
     const text = `Time\tPV Power (W)\tLoad (W)\r\n${spreadsheetRows.join('\r\n')}\r\n`;
     const unicode = join(directory, 'unicode.txt');
     writeFileSync(unicode, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
-    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
-    const fromCsv = bench('--csv', csv, ...site, '--results', join(directory, 'utf8'));
+    const fromCsv = bench('--csv', csv, ...SITE, '--results', join(directory, 'utf8'));
     const fromSpreadsheet = bench(
       '--csv',
       unicode,
-      ...site,
+      ...SITE,
       '--time-zone',
       'Europe/Berlin',
       '--results',
@@ -230,13 +233,12 @@ describe('npm run bench:forecast', () => {
 
   it('scores an OPSD building read every 15 minutes as the same data in the plain layout', () => {
     const plain = join(directory, 'plain.csv');
-    writeHalfHourlyCsv(plain, 40);
-    const [, ...rows] = readFileSync(plain, 'utf8').trimEnd().split('\n');
+    const rows = writeHalfHourlyCsv(plain, 40);
     const meters = join(directory, 'opsd.csv');
     writeOpsdMeters(meters, rows, true);
     const noExport = join(directory, 'opsd-no-export.csv');
     writeOpsdMeters(noExport, rows, false);
-    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58', '--time-zone', 'Europe/Berlin'];
+    const site = [...SITE, '--time-zone', 'Europe/Berlin'];
     const asPlain = bench('--csv', plain, ...site, '--results', join(directory, 'plain'));
     // Its stamps are UTC, and 40 days of May and June hold no clock change to tell it by.
     const opsd = ['--opsd-prefix', 'DE_KN_residential9', '--cest-shift', 'off', ...site];
@@ -318,11 +320,10 @@ describe('npm run bench:forecast', () => {
     }
     const path = join(directory, 'standard-time.csv');
     writeFileSync(path, `${lines.join('\n')}\n`);
-    const site = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
     const asBerlin = bench(
       '--csv',
       path,
-      ...site,
+      ...SITE,
       '--time-zone',
       'Europe/Berlin',
       '--results',
@@ -339,7 +340,7 @@ describe('npm run bench:forecast', () => {
     const asCet = bench(
       '--csv',
       path,
-      ...site,
+      ...SITE,
       '--time-zone',
       'UTC+01:00',
       '--results',
