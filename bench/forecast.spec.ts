@@ -3,11 +3,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPowerAt, resolveSystem, solarPowerAt } from '../libs/synthetic/src/synthetic-device';
+import { unicodeText } from './forecast/spec-support';
 
 /** The command as a user runs it: exit codes, messages, and a whole run on a small plain CSV. */
 
 const ROOT = join(__dirname, '..');
 const HOUR_MS = 3_600_000;
+
+type BenchRun = ReturnType<typeof bench>;
 
 function bench(...args: string[]) {
   const run = spawnSync(
@@ -25,6 +28,14 @@ function bench(...args: string[]) {
 /** The run's summary lines of the scores without weather, `  solar (b): ...` and `  load (b): ...`. */
 const scoreLines = (stdout: string) =>
   stdout.split('\n').filter((line) => /^ {2}(solar|load) \(b\):/.test(line));
+
+/** `run` succeeded and scored solar and load exactly as `reference` did. */
+function expectSameScores(run: BenchRun, reference: BenchRun): void {
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  expect(scoreLines(reference.stdout)).toHaveLength(2);
+  expect(scoreLines(run.stdout)).toEqual(scoreLines(reference.stdout));
+}
 
 /** The site of the synthetic device the specs' files come from (Munich, 4 kW), as options. */
 const SITE = ['--capacity', '4kW', '--lat', '48.14', '--lon', '11.58'];
@@ -195,11 +206,8 @@ describe('npm run bench:forecast', () => {
     writeFileSync(energy, `Timestamp;PV energy (kWh);Load energy (kWh)\n${kilowattHours.join('\n')}\n`);
     const inWatts = bench('--csv', watts, ...SITE, '--results', join(directory, 'watts'));
     const inEnergy = bench('--csv', energy, ...SITE, '--results', join(directory, 'energy'));
-    expect(inEnergy.stderr).toBe('');
-    expect(inEnergy.status).toBe(0);
+    expectSameScores(inEnergy, inWatts);
     expect(inEnergy.stdout).toContain('pv = PV energy (kWh): kWh per 30 min → W');
-    expect(scoreLines(inWatts.stdout)).toHaveLength(2);
-    expect(scoreLines(inEnergy.stdout)).toEqual(scoreLines(inWatts.stdout));
   });
 
   it('scores the same data saved by a spreadsheet as "Unicode text", its stamps day-first local times', () => {
@@ -213,7 +221,7 @@ describe('npm run bench:forecast', () => {
     });
     const text = `Time\tPV Power (W)\tLoad (W)\r\n${spreadsheetRows.join('\r\n')}\r\n`;
     const unicode = join(directory, 'unicode.txt');
-    writeFileSync(unicode, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    writeFileSync(unicode, unicodeText(text));
     const fromCsv = bench('--csv', csv, ...SITE, '--results', join(directory, 'utf8'));
     const fromSpreadsheet = bench(
       '--csv',
@@ -224,11 +232,8 @@ describe('npm run bench:forecast', () => {
       '--results',
       join(directory, 'unicode'),
     );
-    expect(fromSpreadsheet.stderr).toBe('');
-    expect(fromSpreadsheet.status).toBe(0);
+    expectSameScores(fromSpreadsheet, fromCsv);
     expect(fromSpreadsheet.stdout).toContain('time = Time, pv = PV Power (W), load = Load (W)');
-    expect(scoreLines(fromCsv.stdout)).toHaveLength(2);
-    expect(scoreLines(fromSpreadsheet.stdout)).toEqual(scoreLines(fromCsv.stdout));
   });
 
   it('scores an OPSD building read every 15 minutes as the same data in the plain layout', () => {
@@ -243,12 +248,9 @@ describe('npm run bench:forecast', () => {
     // Its stamps are UTC, and 40 days of May and June hold no clock change to tell it by.
     const opsd = ['--opsd-prefix', 'DE_KN_residential9', '--cest-shift', 'off', ...site];
     const asOpsd = bench('--opsd', meters, ...opsd, '--results', join(directory, 'opsd'));
-    expect(asOpsd.stderr).toBe('');
-    expect(asOpsd.status).toBe(0);
+    expectSameScores(asOpsd, asPlain);
     expect(asOpsd.stdout).toContain('rows every 15 min; meters: DE_KN_residential9_grid_import');
     expect(asOpsd.stdout).toContain('CEST rows taken as they are (--cest-shift off)');
-    expect(scoreLines(asPlain.stdout)).toHaveLength(2);
-    expect(scoreLines(asOpsd.stdout)).toEqual(scoreLines(asPlain.stdout));
 
     const withoutExport = bench('--opsd', noExport, ...opsd, '--results', join(directory, 'no-export'));
     expect(withoutExport.status).toBe(0);

@@ -161,9 +161,9 @@ export function clockChangeJumps(
   const jumps: string[] = [];
   let sum = 0;
   let count = 0;
+  const window = CLOCK_CHANGE_WINDOW_DAYS * DAY_MS;
   if (pv.size > 0) {
     for (const change of clockChanges(timeZone, first, last)) {
-      const window = CLOCK_CHANGE_WINDOW_DAYS * DAY_MS;
       const before = dailyCentres(pv, longitude, (hour) => hour >= change - window && hour < change);
       const after = dailyCentres(pv, longitude, (hour) => hour >= change && hour < change + window);
       if (before.days < MIN_CLOCK_CHANGE_DAYS || after.days < MIN_CLOCK_CHANGE_DAYS) continue;
@@ -187,9 +187,10 @@ export interface CestChoice {
 
 /**
  * Whether a household file's rows stamped in CEST move an hour earlier (`forced`, or else decided
- * from its PV read without and with the move; null without PV): the one reading of the two under which the PV's daily centre does not jump an hour
- * at the clock changes (`clockChangeJumps`). Without PV on both sides of a clock change the rows
- * are moved, as the 2017 release, whose "UTC" stamps follow summer time, needs.
+ * from its PV read without and with the move; null without PV): the one reading of the two under
+ * which the PV's daily centre does not jump an hour at the clock changes (`clockChangeJumps`).
+ * Without PV on both sides of a clock change the rows are moved, as the 2017 release, whose "UTC"
+ * stamps follow summer time, needs.
  */
 export function chooseCestShift(
   pv: Record<'with' | 'without', HourlySeries | null>,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileLines, linesOf, parseLines } from './data-files';
 import { parsePlainCsv, readPlainCsv } from './plain-csv';
-import { dataErrorMessage } from './spec-support';
+import { dataErrorMessage, unicodeText } from './spec-support';
 
 describe('fileLines', () => {
   let directory: string;
@@ -37,10 +37,7 @@ describe('fileLines', () => {
 
   it('reads UTF-16 little-endian text, as spreadsheets save "Unicode text", at any chunk size', () => {
     const text = 'time\tpv_kw\ttemperature_°c\r\n2025-01-01T00:00Z\t1,5\t−3\r\n2025-01-01T01:00Z\t2\t𝑥\r\n';
-    const path = write(
-      'unicode.txt',
-      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
-    );
+    const path = write('unicode.txt', unicodeText(text));
     for (const chunkBytes of [1, 2, 3, 5, 64]) {
       expect([...fileLines(path, chunkBytes)]).toEqual([...linesOf(text)]);
     }
@@ -52,10 +49,7 @@ describe('fileLines', () => {
       rows.push(`${new Date(Date.UTC(2025, 5, 1, hour)).toISOString()}\t${hour * 10}`);
     const text = `${rows.join('\r\n')}\r\n`;
     const utf8 = write('table.csv', text);
-    const utf16 = write(
-      'table.txt',
-      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
-    );
+    const utf16 = write('table.txt', unicodeText(text));
     const options = { timeZone: null, stamps: 'start' as const };
     const fromUtf16 = readPlainCsv(utf16, options);
     expect(fromUtf16.pv!.size).toBe(31 * 24);

@@ -136,14 +136,13 @@ function readPlainSite(options: BenchOptions, notes: string[]): SiteSeries {
     throw new UsageError(
       `${options.path} has a GHI column (${csv.columns.ghi}) and --psm3 gives another: keep one`,
     );
-  const weather = weatherFile(options, notes);
   const timeZone = options.timeZone ?? csv.commonOffsetZone!;
   if (csv.pv) checkClockChanges(csv.pv, options.longitude, timeZone, notes);
   return {
     solar: csv.pv,
     load: csv.load,
-    ghi: csv.ghi ?? weather?.ghi ?? null,
-    temperature: csv.temperature ?? weather?.temperature ?? null,
+    ghi: csv.ghi,
+    temperature: csv.temperature,
     timeZone,
     timeZoneNote: options.timeZone
       ? null
@@ -171,12 +170,11 @@ function readPvdaqSite(options: BenchOptions, notes: string[]): SiteSeries {
     pv = readings[choice.clock];
   }
   plainNotes(pv, options, notes);
-  const weather = weatherFile(options, notes);
   return {
     solar: pv.pv,
     load: null,
-    ghi: weather?.ghi ?? null,
-    temperature: weather?.temperature ?? null,
+    ghi: null,
+    temperature: null,
     timeZone,
     timeZoneNote: null,
     notes,
@@ -216,12 +214,11 @@ function readOpsdSite(options: BenchOptions, notes: string[]): SiteSeries {
   const rule = 'an hour counts when the intervals between meter readings cover 75 % of it';
   if (household.pv) checkCoverage(household.pv, 'PV', rule);
   if (household.load) checkCoverage(household.load, 'load', rule);
-  const weather = weatherFile(options, notes);
   return {
     solar: household.pv,
     load: household.load,
-    ghi: weather?.ghi ?? null,
-    temperature: weather?.temperature ?? null,
+    ghi: null,
+    temperature: null,
     timeZone,
     timeZoneNote: null,
     notes,
@@ -230,12 +227,19 @@ function readOpsdSite(options: BenchOptions, notes: string[]): SiteSeries {
 
 export function readSite(options: BenchOptions): SiteSeries {
   const notes: string[] = [];
-  const series =
+  const read =
     options.layout === 'pvdaq'
       ? readPvdaqSite(options, notes)
       : options.layout === 'opsd'
         ? readOpsdSite(options, notes)
         : readPlainSite(options, notes);
+  // --psm3 gives the weather a layout's file does not have (a plain file's own GHI may not meet it).
+  const weather = weatherFile(options, notes);
+  const series = {
+    ...read,
+    ghi: read.ghi ?? weather?.ghi ?? null,
+    temperature: read.temperature ?? weather?.temperature ?? null,
+  };
 
   if (series.solar) {
     if (options.capacityWatts === null)

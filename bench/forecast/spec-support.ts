@@ -10,3 +10,8 @@ export function dataErrorMessage(run: () => unknown): string {
   }
   throw new Error('expected a DataError');
 }
+
+/** `text` as a spreadsheet saves "Unicode text": UTF-16 little-endian after its byte-order mark. */
+export function unicodeText(text: string): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+}
