@@ -1,4 +1,6 @@
 import { INestApplication } from '@nestjs/common';
+import http from 'node:http';
+import net, { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -235,6 +237,82 @@ describe('POST /api/sunsourcedata/{id}/import', () => {
     expect(form.body).toEqual({ message: `The file exceeds the import limit of ${MAX_BYTES} bytes` });
     expect(await storedRows(id)).toEqual([]);
     expect(spooled()).toEqual([]);
+  });
+
+  it('answers 400 to a form that breaks off or goes wrong, before or after its file, and stores nothing', async () => {
+    const id = await newSource();
+    const part = (name: string, content: string) =>
+      `--form\r\nContent-Disposition: form-data; name="${name}"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n${content}`;
+    const csv = 'timestamp,soc\n2026-04-01T00:00:00Z,40\n';
+    const cases: Array<[string, string, string]> = [
+      ['the file cut short', part('file', csv.slice(0, 20)), 'Unexpected end of form'],
+      ['the file without the closing boundary', part('file', csv), 'Unexpected end of form'],
+      [
+        'a closing boundary without its final --',
+        `${part('file', csv)}\r\n--form\r\n`,
+        'Unexpected end of form',
+      ],
+      ['a file part with its header only', part('file', ''), 'Unexpected end of form'],
+      ['another part cut short, no file', part('note', 'zzz'), 'Unexpected end of form'],
+      [
+        'the file, then a part cut short',
+        `${part('file', csv)}\r\n${part('note', 'zzz')}`,
+        'Unexpected end of form',
+      ],
+      [
+        'the file, then a malformed part header',
+        `${part('file', csv)}\r\n--form\r\nno-colon-header\r\n\r\nx\r\n--form--\r\n`,
+        'Malformed part header',
+      ],
+    ];
+    for (const [what, body, message] of cases) {
+      const response = await api.http
+        .post(`/api/sunsourcedata/${id}/import`)
+        .set('Cookie', api.cookie)
+        .set('Content-Type', 'multipart/form-data; boundary=form')
+        .send(body);
+      expect({ what, status: response.status, body: response.body }).toEqual({
+        what,
+        status: 400,
+        body: { message },
+      });
+    }
+    expect(await storedRows(id)).toEqual([]);
+    expect(spooled()).toEqual([]);
+    const whole = await api.http
+      .post(`/api/sunsourcedata/${id}/import`)
+      .set('Cookie', api.cookie)
+      .set('Content-Type', 'multipart/form-data; boundary=form')
+      .send(`${part('file', csv)}\r\n--form--\r\n`);
+    expect(whole.status).toBe(200);
+    expect(await storedRows(id)).toHaveLength(1);
+  });
+
+  it('drops the spooled part of an upload whose client goes away, as a body or as a form', async () => {
+    const server = api.app.getHttpServer() as http.Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const id = await newSource();
+    const rows = 'timestamp,soc\n2026-04-01T00:00:00Z,40\n'.padEnd(20_000, '#');
+    const uploads = [
+      { type: 'text/csv', start: rows },
+      {
+        type: 'multipart/form-data; boundary=gone',
+        start: `--gone\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\n${rows}`,
+      },
+    ];
+    for (const upload of uploads) {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(
+        `POST /api/sunsourcedata/${id}/import HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${api.cookie}\r\n` +
+          `Content-Type: ${upload.type}\r\nContent-Length: ${MAX_BYTES}\r\n\r\n${upload.start}`,
+      );
+      await waitFor(() => spooled().length === 1, `${upload.type}: the upload spooled`);
+      socket.destroy();
+      await waitFor(() => spooled().length === 0, `${upload.type}: its spool file removed`);
+    }
+    expect(await storedRows(id)).toEqual([]);
   });
 
   it("is 404 for another user's source and job", async () => {

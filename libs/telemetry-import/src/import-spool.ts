@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { finished, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '@solar/config';
-import { DomainError } from '@solar/core';
+import { BadRequestError, DomainError } from '@solar/core';
 
 export class ImportTooLargeError extends DomainError {
   constructor(maxBytes: number) {
@@ -36,6 +36,8 @@ export class ImportSpool {
   /**
    * Writes `upload` out, up to `maxBytes` (`ImportTooLargeError` beyond, nothing kept). The rest
    * of a refused upload is read and discarded, so its sender gets the answer rather than a reset.
+   * An upload that fails or is cut off (a form without its end, a client gone) is a
+   * `BadRequestError`, and nothing is kept either.
    */
   async write(upload: Readable, maxBytes: number): Promise<SpooledImport> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
@@ -48,10 +50,15 @@ export class ImportSpool {
         else done(null, chunk);
       },
     });
-    upload.on('error', (error) => counter.destroy(error));
+    const spooled = pipeline(counter, createWriteStream(this.pathOf(name), { flags: 'wx', mode: 0o600 }));
+    // The upload can fail or stop at any moment, even before it got here (`finished` tells that
+    // too); the spooling must end then, or the file and this request would wait forever.
+    finished(upload, { writable: false }, (error) => {
+      if (error) counter.destroy(error instanceof DomainError ? error : new BadRequestError(error.message));
+    });
     upload.pipe(counter);
     try {
-      await pipeline(counter, createWriteStream(this.pathOf(name), { flags: 'wx', mode: 0o600 }));
+      await spooled;
     } catch (error) {
       upload.unpipe(counter);
       upload.resume();

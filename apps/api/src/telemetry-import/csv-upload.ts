@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { Readable } from 'node:stream';
+import { finished, PassThrough, Readable } from 'node:stream';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 import { BadRequestError } from '@solar/core';
 import { ImportTooLargeError } from '@solar/telemetry-import';
@@ -25,7 +25,6 @@ export function csvUploadOf(request: Request, maxBytes: number): Promise<Readabl
   }
   if (!request.is('multipart/form-data')) throw new UnsupportedMediaTypeException(UploadMessages.mediaType);
   return new Promise((resolve, reject) => {
-    let file: Readable | undefined;
     let form: busboy.Busboy;
     try {
       form = busboy({ headers: request.headers, limits: { files: 1, fields: 20 } });
@@ -34,20 +33,34 @@ export function csvUploadOf(request: Request, maxBytes: number): Promise<Readabl
       reject(new BadRequestError((error as Error).message));
       return;
     }
-    form.on('file', (name, stream) => {
+    let file: PassThrough | undefined;
+    form.on('file', (name, part) => {
+      // Busboy fails the part being read when the form breaks off; the form's 'error' says why.
+      part.on('error', () => undefined);
       if (name !== UPLOAD_FIELD || file) {
-        stream.resume();
+        part.resume();
         return;
       }
-      file = stream;
-      resolve(stream);
+      file = new PassThrough();
+      // Its reader listens a few ticks after it is handed over, and a failure may come first:
+      // an 'error' nobody listens to would end the process. The reader finds it as `errored`.
+      file.on('error', () => undefined);
+      part.pipe(file, { end: false });
+      resolve(file);
     });
     form.on('error', (error: Error) => {
-      if (file) file.destroy(error);
+      if (file) file.destroy(new BadRequestError(error.message));
       else reject(new BadRequestError(error.message));
     });
+    // Busboy finishes once every part has been read and the form has proved well formed; only
+    // then does the file end, so a form that breaks off after it imports nothing.
+    form.on('finish', () => file?.end());
     form.on('close', () => {
       if (!file) reject(new BadRequestError(UploadMessages.noFile));
+    });
+    // A client gone before the form's end ends the form there, and with it the file.
+    finished(request, (error) => {
+      if (error) form.destroy(error);
     });
     request.pipe(form);
   });
