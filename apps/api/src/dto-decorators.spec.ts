@@ -67,7 +67,11 @@ describe('column-safe validators', () => {
     [0.29, true],
     [1.234, false],
     [1e-7, false],
+    [1e-9, false],
+    [5e-324, false],
+    [1.5e-1, true],
     [1e21, true],
+    [-0.01, true],
   ])('MaxDecimals(2): %p is %s', (amount, valid) => {
     expect(Object.keys(check({ amount }).errors)).toEqual(valid ? [] : ['amount']);
   });

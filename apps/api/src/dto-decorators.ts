@@ -119,18 +119,27 @@ export function CurrencyCode() {
  * (1e-7 has seven decimals, not none).
  */
 export function MaxDecimals(places: number) {
-  const scale = 10 ** places;
   return ValidateBy({
     name: 'maxDecimals',
     constraints: [places],
     validator: {
-      validate: (value: unknown) =>
-        typeof value !== 'number' || Math.abs(value * scale - Math.round(value * scale)) < 1e-6,
+      validate: (value: unknown) => typeof value !== 'number' || decimalPlaces(value) <= places,
       defaultMessage: buildMessage(
         (prefix) => `${prefix}$property must have at most $constraint1 decimal places`,
       ),
     },
   });
+}
+
+/**
+ * The decimals of a number as it was written, counted on its shortest form, which a number read
+ * from JSON keeps (`0.3` → 1, `1.25e-7` → 9, `1e21` → 0); counting on `value × 10^places`
+ * instead would let through values so small they round to 0 (5e-324).
+ */
+export function decimalPlaces(value: number): number {
+  const [mantissa, exponent = '0'] = String(value).split('e');
+  const fraction = mantissa.split('.')[1] ?? '';
+  return Math.max(0, fraction.length - Number(exponent));
 }
 
 /** A required-looking text: a string with something other than spaces, at most `max` characters. */

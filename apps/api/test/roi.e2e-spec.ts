@@ -170,6 +170,8 @@ describe('prices and return on investment', () => {
         ['a price of 0', { pricePerKwh: 0 }, 'pricePerKwh'],
         ['a negative price', { pricePerKwh: -0.5 }, 'pricePerKwh'],
         ['7 decimals', { pricePerKwh: 1e-7 }, 'pricePerKwh'],
+        ['a price that rounds to 0 at 6 decimals', { pricePerKwh: 1e-13 }, 'pricePerKwh'],
+        ['the smallest positive number', { pricePerKwh: 5e-324 }, 'pricePerKwh'],
         ['more than the column holds', { pricePerKwh: 1_000_000 }, 'pricePerKwh'],
         ['a numeric string', { pricePerKwh: '0.5' }, 'pricePerKwh'],
         ['a null price', { pricePerKwh: null }, 'pricePerKwh'],

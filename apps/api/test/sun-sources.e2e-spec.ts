@@ -331,6 +331,7 @@ describe('sun sources', () => {
         ['installedCapacityWatts -1', { installedCapacityWatts: -1 }, 'installedCapacityWatts'],
         ['systemCost -0.01', { systemCost: -0.01 }, 'systemCost'],
         ['systemCost with 3 decimals', { systemCost: 1.234 }, 'systemCost'],
+        ['initialKwhPrice that rounds to 0 at 6 decimals', { initialKwhPrice: 1e-13 }, 'initialKwhPrice'],
         ['maintenanceCostPerYear -1', { maintenanceCostPerYear: -1 }, 'maintenanceCostPerYear'],
         [
           'maintenanceCostPerYear with 3 decimals',
