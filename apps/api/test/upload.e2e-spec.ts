@@ -1,4 +1,6 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
+import { Server as HttpServer } from 'node:http';
+import { AddressInfo, connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -209,6 +211,32 @@ describe('image upload', () => {
       expect(response.body).toEqual({ message: expect.stringMatching(/5 MB/) });
       expect(await filesOf(other)).toEqual(before);
     });
+  });
+
+  it('takes an upload whose client goes away for the client’s doing, not an error of its own', async () => {
+    const server = app.getHttpServer() as HttpServer;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const errors = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const before = await filesOf(me);
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      const part = `--gone\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
+      socket.write(
+        `POST /api/upload/image HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${me.cookie}\r\n` +
+          `Content-Type: multipart/form-data; boundary=gone\r\nContent-Length: 5000\r\n\r\n${part}`,
+      );
+      socket.write(pngOfSize(300));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.destroy();
+      await uploadedUrl(other);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(errors.mock.calls.map(([, message]) => message)).toEqual([]);
+      expect(await filesOf(me)).toEqual(before);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   describe('serving', () => {

@@ -24,7 +24,7 @@ import { BadRequestError } from '@solar/core';
 import { ImageStore, MAX_IMAGE_BYTES } from '@solar/domain';
 import { DeleteImageQueryDto } from './dto/delete-image-query.dto';
 import { ImageUrlDto, UploadMessageDto } from './dto/upload-responses.dto';
-import { ImageSizeLimitInterceptor } from './image-size-limit.interceptor';
+import { UploadErrorsInterceptor } from './upload-errors.interceptor';
 import { UploadedImageFile } from './uploaded-file';
 
 // In memory (multer's default storage): at most one file of 5 MB, and nothing else in the form.
@@ -43,7 +43,7 @@ export class UploadController {
   @Post('image')
   @ApiOperation({ summary: 'Upload an image (source icon, group logo)' })
   @HttpCode(200)
-  @UseInterceptors(ImageSizeLimitInterceptor, SINGLE_IMAGE)
+  @UseInterceptors(UploadErrorsInterceptor, SINGLE_IMAGE)
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
