@@ -223,6 +223,17 @@ describe('broker callbacks /api/internal/mqtt', () => {
       const response = await auth({ clientId: 1, username: ['u'] }).expect(400);
       expect(Object.keys(response.body.errors).sort()).toEqual(['clientId', 'password', 'username']);
     });
+
+    it('denies, with 200, whatever long names and keys a client chose', async () => {
+      const { id, key: password } = await mqttSource();
+      for (const login of [
+        { clientId: `src-${id}`, username: `src-${id}${'x'.repeat(300)}`, password },
+        { clientId: 'c'.repeat(5000), username: `src-${id}`, password },
+        { clientId: `src-${id}`, username: `src-${id}`, password: `${password}${'k'.repeat(5000)}` },
+      ]) {
+        expect((await auth(login).expect(200)).body).toEqual(DENY);
+      }
+    });
   });
 
   describe('acl', () => {
@@ -234,6 +245,19 @@ describe('broker callbacks /api/internal/mqtt', () => {
           .body,
       ).toEqual({ result: 'allow' });
       expect((await acl({ ...device, topic: `sunsource/${id}/data` })).body).toEqual({ result: 'allow' });
+    });
+
+    it('denies, with 200, long topics, actions and names', async () => {
+      const { id } = await mqttSource();
+      const device = { clientId: `src-${id}`, username: `src-${id}`, action: 'publish' };
+      const topic = `${env.config.mqtt.topicPrefix}/sources/${id}/data`;
+      for (const request of [
+        { ...device, topic: `${topic}/${'t'.repeat(2000)}` },
+        { ...device, topic, action: 'p'.repeat(100) },
+        { ...device, topic, username: `src-${id}${'x'.repeat(300)}` },
+      ]) {
+        expect((await acl(request).expect(200)).body).toEqual({ result: 'deny' });
+      }
     });
 
     it('denies other topics, other sources, subscriptions and borrowed client ids', async () => {

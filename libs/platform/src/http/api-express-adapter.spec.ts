@@ -87,4 +87,25 @@ describe('ApiExpressAdapter', () => {
     expect(text.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(text.split('\r\n\r\n')[1]).toBe('{"message":"Malformed request"}');
   });
+
+  it('answers an Expect header it cannot meet with 417 and the API body, and 100-continue as usual', async () => {
+    const ask = (expect: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        request(
+          { host: '127.0.0.1', port, path: '/object', agent: false, headers: { Expect: expect } },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+    expect(await ask('999-weird')).toEqual({
+      status: 417,
+      text: '{"message":"Expectation failed: the Expect header may only be 100-continue"}',
+    });
+    expect(await ask('100-continue')).toEqual({ status: 200, text: '{"a":1}' });
+  });
 });

@@ -2,7 +2,7 @@ import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { answerClientError } from './client-error';
+import { answerClientError, answerUnmetExpectation } from './client-error';
 
 /**
  * Nest's Express adapter, with three differences:
@@ -16,7 +16,8 @@ import { answerClientError } from './client-error';
  *   process 7.6 ms; built on the prototypes, 440 bytes survived and pauses took 0.3 ms. Express
  *   still sets the prototypes, which are then the ones the objects already have.
  * - A request Node's parser refuses gets the API's error body and a gentle close
- *   (`answerClientError`).
+ *   (`answerClientError`), as does one with an `Expect` header other than `100-continue`
+ *   (`answerUnmetExpectation`).
  */
 export class ApiExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
@@ -31,6 +32,7 @@ export class ApiExpressAdapter extends ExpressAdapter {
       app,
     );
     this.httpServer.on('clientError', answerClientError);
+    this.httpServer.on('checkExpectation', answerUnmetExpectation);
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** How long a refused connection may go on sending before it is cut. */
@@ -34,4 +34,19 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   );
   socket.resume();
   setTimeout(() => socket.destroy(), DRAIN_MS).unref();
+}
+
+/**
+ * Answers a request whose `Expect` header asks for anything but `100-continue`, which no route
+ * sees, with 417 and the API's `{ message }` body (Node's own answer has none). For
+ * `server.on('checkExpectation')`.
+ */
+export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify({ message: 'Expectation failed: the Expect header may only be 100-continue' });
+  response.writeHead(417, {
+    Connection: 'close',
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  response.end(body);
 }

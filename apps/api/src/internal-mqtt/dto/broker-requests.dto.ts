@@ -1,19 +1,25 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { IsString } from 'class-validator';
+
+/*
+ * Strings of any length (the JSON body limit bounds them): a client chooses its own client id,
+ * username, key and topic, and whatever it chose gets a verdict, never a 400, which the broker
+ * would count as the hook failing rather than as a denial.
+ */
 
 /** EMQX's HTTP authentication request, as configured in docker/emqx. */
 export class BrokerAuthRequestDto {
-  @ApiProperty() @IsString() @MaxLength(256) clientId!: string;
-  @ApiProperty() @IsString() @MaxLength(256) username!: string;
-  @ApiProperty({ description: "The source's mqttApiKey" }) @IsString() @MaxLength(512) password!: string;
+  @ApiProperty() @IsString() clientId!: string;
+  @ApiProperty() @IsString() username!: string;
+  @ApiProperty({ description: "The source's mqttApiKey" }) @IsString() password!: string;
 }
 
 /** EMQX's HTTP authorization request. */
 export class BrokerAclRequestDto {
-  @ApiProperty() @IsString() @MaxLength(256) clientId!: string;
-  @ApiProperty() @IsString() @MaxLength(256) username!: string;
-  @ApiProperty() @IsString() @MaxLength(1024) topic!: string;
-  @ApiProperty({ enum: ['publish', 'subscribe'] }) @IsString() @MaxLength(32) action!: string;
+  @ApiProperty() @IsString() clientId!: string;
+  @ApiProperty() @IsString() username!: string;
+  @ApiProperty() @IsString() topic!: string;
+  @ApiProperty({ enum: ['publish', 'subscribe'] }) @IsString() action!: string;
 }
 
 export class BrokerVerdictDto {
