@@ -72,6 +72,8 @@ describe('column-safe validators', () => {
     [1.5e-1, true],
     [1e21, true],
     [-0.01, true],
+    [0, true],
+    [0.1 + 0.07, true],
   ])('MaxDecimals(2): %p is %s', (amount, valid) => {
     expect(Object.keys(check({ amount }).errors)).toEqual(valid ? [] : ['amount']);
   });

@@ -116,30 +116,27 @@ export function CurrencyCode() {
 /**
  * At most `places` decimals, so the value fits a `numeric(p, places)` column without rounding.
  * Unlike class-validator's `maxDecimalPlaces`, this also reads numbers written in exponent form
- * (1e-7 has seven decimals, not none).
+ * (1e-7 has seven decimals, not none). A client's floating-point noise passes (0.1 + 0.07 is
+ * 0.17000000000000001, two decimals for a person), but a value other than 0 that the column would
+ * round to 0 does not (1e-13 for a price, which must stay above 0).
  */
 export function MaxDecimals(places: number) {
+  const scale = 10 ** places;
   return ValidateBy({
     name: 'maxDecimals',
     constraints: [places],
     validator: {
-      validate: (value: unknown) => typeof value !== 'number' || decimalPlaces(value) <= places,
+      validate: (value: unknown) => {
+        if (typeof value !== 'number') return true;
+        const scaled = value * scale;
+        const rounded = Math.round(scaled);
+        return Math.abs(scaled - rounded) < 1e-6 && (rounded !== 0 || value === 0);
+      },
       defaultMessage: buildMessage(
         (prefix) => `${prefix}$property must have at most $constraint1 decimal places`,
       ),
     },
   });
-}
-
-/**
- * The decimals of a number as it was written, counted on its shortest form, which a number read
- * from JSON keeps (`0.3` → 1, `1.25e-7` → 9, `1e21` → 0); counting on `value × 10^places`
- * instead would let through values so small they round to 0 (5e-324).
- */
-export function decimalPlaces(value: number): number {
-  const [mantissa, exponent = '0'] = String(value).split('e');
-  const fraction = mantissa.split('.')[1] ?? '';
-  return Math.max(0, fraction.length - Number(exponent));
 }
 
 /** A required-looking text: a string with something other than spaces, at most `max` characters. */
