@@ -259,14 +259,15 @@ describe('accounts and sessions', () => {
         await http.post('/api/auth/login').send(body).expect(400);
         return Number(process.hrtime.bigint() - started) / 1e6;
       };
-      const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
       const wrong: number[] = [];
       const unknown: number[] = [];
       for (let round = 0; round < 3; round++) {
         wrong.push(await time({ email, password: `Wrong-Pass-${round}` }));
         unknown.push(await time({ email: uniqueEmail(), password: PASSWORD }));
       }
-      expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+      // The fastest of each: a busy machine only ever slows a request down, so the fastest is
+      // the nearest to what the path itself costs (a skipped hash would cost a few ms).
+      expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...wrong) * 0.5);
     });
 
     it('locks the account after 5 wrong passwords', async () => {
