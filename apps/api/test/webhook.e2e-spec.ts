@@ -449,6 +449,54 @@ describe('webhook ingestion', () => {
     expect((await rows(sources[0].id)).length + (await rows(sources[2].id)).length).toBe(2);
   });
 
+  it('refuses for good, with 400, a row the database refuses for its values; its batch-mates are stored', async () => {
+    const sources = await Promise.all([createSource(), createSource(), createSource()]);
+    // What a value the database cannot compute with raises (SQLSTATE 22003), as a trigger.
+    await db.query(`
+      CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.raw->>'failMe' IS NOT NULL THEN
+          RAISE EXCEPTION 'value out of range: underflow' USING ERRCODE = '22003';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_marked BEFORE INSERT ON telemetry FOR EACH ROW EXECUTE FUNCTION refuse_marked();`);
+    let responses: request.Response[];
+    const at = nextTime().toISOString();
+    try {
+      responses = await Promise.all(
+        sources.map((own, index) =>
+          post(own.id, { key: own.secret, timestamp: at, solarPower: index, failMe: index === 1 || null }),
+        ),
+      );
+    } finally {
+      await db.query('DROP TRIGGER refuse_marked ON telemetry; DROP FUNCTION refuse_marked()');
+    }
+    expect(responses.map((response) => response.status)).toEqual([200, 400, 200]);
+    expect(responses[1].body).toEqual({ message: 'Payload values cannot be stored' });
+    expect((await rows(sources[0].id)).length + (await rows(sources[2].id)).length).toBe(2);
+    // Nothing of it is remembered: the same moment, sent again as it can be stored, is stored.
+    const own = sources[1];
+    await post(own.id, { key: own.secret, timestamp: at, solarPower: 1 }).expect(200);
+    expect((await rows(own.id)).map((row) => row.solar_power)).toEqual([1]);
+  });
+
+  it('reads a power too small for any meter as 0, which the hourly energy can compute with', async () => {
+    const own = await createSource();
+    const at = nextTime();
+    for (const [offset, solarPower] of [
+      [0, 0],
+      [20_000, 5e-324],
+      [40_000, 1e-320],
+    ] as const) {
+      const timestamp = new Date(at.getTime() + offset).toISOString();
+      expect((await post(own.id, { key: own.secret, timestamp, solarPower }).expect(200)).body).toEqual(
+        ACCEPTED,
+      );
+    }
+    expect((await rows(own.id)).map((row) => row.solar_power)).toEqual([0, 0, 0]);
+  });
+
   describe('devices take a route ahead of Express; the controller answers the rest alike', () => {
     // A browser's request carries Origin (CORS must answer it), so it takes the middleware chain.
     const BROWSER = 'https://elsewhere.example';

@@ -297,6 +297,42 @@ describe('the ingestor with its embedded broker', () => {
     expect((await rows(source.id)).map((row) => row.state_of_charge)).toEqual([12.5]);
   });
 
+  it('acknowledges at once, as rejected, a message whose values the database refuses, and goes on', async () => {
+    const source = await createSource();
+    const device = await connectDevice(source);
+    // What a value the database cannot compute with raises (SQLSTATE 22003), as a trigger.
+    await db.query(`
+      CREATE FUNCTION test_refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.state_of_charge = 12.5 THEN
+          RAISE EXCEPTION 'value out of range: underflow' USING ERRCODE = '22003';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER test_refuse_marked BEFORE INSERT ON telemetry
+        FOR EACH ROW EXECUTE FUNCTION test_refuse_marked();`);
+    const before = outcomes();
+    const start = Date.now() - 60_000;
+    try {
+      await device.publishAsync(source.topic, JSON.stringify({ soc: 12.5, timestamp: at(start) }), {
+        qos: 1,
+      });
+      expect(await handledSince(before, 1)).toMatchObject({ stored: 0, rejected: 1, lost: 0 });
+    } finally {
+      await db.query('DROP TRIGGER test_refuse_marked ON telemetry; DROP FUNCTION test_refuse_marked()');
+    }
+    // Also a power too small for any meter: read as 0, stored, never near the database's refusal.
+    for (const [offset, payload] of [
+      [20_000, { solarPower: 0 }],
+      [40_000, { solarPower: 5e-324 }],
+    ] as const) {
+      await device.publishAsync(source.topic, JSON.stringify({ ...payload, timestamp: at(start + offset) }), {
+        qos: 1,
+      });
+    }
+    expect((await rows(source.id)).map((row) => row.solar_power)).toEqual([0, 0]);
+  });
+
   // Last: it closes the ingestor.
   it('loses nothing acknowledged on shutdown (app.close, the path SIGTERM takes)', async () => {
     const source = await createSource();

@@ -140,6 +140,12 @@ describe('parseNumber', () => {
     ['2.5e-3', 0.0025],
     ['-0', 0],
     ['007', 7],
+    // Under a billionth: 0, so that no float arithmetic of the rollup underflows.
+    [5e-324, 0],
+    ['-1e-320', 0],
+    [9.99e-10, 0],
+    [1e-9, 1e-9],
+    [1e-7, 1e-7],
   ])('reads %p as %p', (value, expected) => {
     expect(parseNumber(value)).toBe(expected);
   });

@@ -155,7 +155,9 @@ export function normalizeTelemetry(payload: unknown, now: Date): NormalizeResult
 
 /**
  * A JSON number, or a string in invariant-culture float syntax (surrounding whitespace allowed);
- * anything else, and anything not finite, is null. -0 becomes 0 so equal readings compare equal.
+ * anything else, and anything not finite, is null. A magnitude under `NEGLIGIBLE` is 0: no meter
+ * resolves it, and PostgreSQL refuses float arithmetic whose result underflows to 0 (the hourly
+ * energy of 5e-324 W), which would fail the row. -0 becomes 0 so equal readings compare equal.
  */
 export function parseNumber(value: unknown): number | null {
   let parsed: number;
@@ -169,8 +171,11 @@ export function parseNumber(value: unknown): number | null {
     return null;
   }
   if (!Number.isFinite(parsed)) return null;
-  return parsed === 0 ? 0 : parsed;
+  return Math.abs(parsed) < NEGLIGIBLE ? 0 : parsed;
 }
+
+/** Below a billionth of a field's unit, a reading is 0 (see `parseNumber`). */
+export const NEGLIGIBLE = 1e-9;
 
 /**
  * Free text (operating mode, device status): a string, or a number written as one. Trimmed,

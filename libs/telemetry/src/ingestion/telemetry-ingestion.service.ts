@@ -28,6 +28,7 @@ export type IngestOutcome =
 
 export const UNSTORABLE_TEXT =
   'Payload contains characters that cannot be stored (NUL or unpaired surrogates)';
+export const UNSTORABLE_VALUES = 'Payload values cannot be stored';
 export const TOO_DEEP = 'Payload nested too deeply';
 export const NOT_STORED = 'Telemetry could not be stored. Retry later.';
 export const SOURCE_OVER_BUDGET = 'Too many messages for this source. Try again later.';
@@ -99,10 +100,15 @@ export class TelemetryIngestion {
       .write({ sunSourceId, ts, receivedAt, values, raw, via })
       .catch(withdraw);
     stageTook('write', writeStartedAt);
-    // Nothing stored: the windows must not hold it against the source should it be switched on again.
-    if (written === 'refused') await this.windows.withdraw(sunSourceId, ts, sender).catch(() => undefined);
+    // Nothing stored: the windows must not hold it against the source (switched on again, or a
+    // corrected message for the same moment).
+    if (written === 'refused' || written === 'unstorable') {
+      await this.windows.withdraw(sunSourceId, ts, sender).catch(() => undefined);
+    }
     // Left in place if this fails, the entry only throttles its neighbours until it expires.
     else if (admission.beyondMemory) await this.windows.release(sunSourceId, ts).catch(() => undefined);
+    if (written === 'unstorable')
+      return { status: 'rejected', reason: 'unstorable', message: UNSTORABLE_VALUES };
     // A duplicate although admitted: that source and timestamp were stored before the windows saw it.
     return { status: written };
   }

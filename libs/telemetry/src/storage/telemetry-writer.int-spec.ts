@@ -148,6 +148,31 @@ describe('TelemetryWriter batches', () => {
     expect((await storedCount()) - storedBefore).toBe(2 * EARLY_BATCH + MAX_BATCH);
   });
 
+  it('settles a row whose values the database refuses as unstorable, once, beside its batch-mates', async () => {
+    // The hourly rollup's energy of 5e-324 W over 20 s underflows to 0, which PostgreSQL refuses
+    // (SQLSTATE 22003); the normalizer reads such values as 0, the writer must not count on it.
+    const at = (offset: number) => new Date(START + 40 * 86_400_000 + offset);
+    const point = (ts: Date, solarPower: number): TelemetryPoint => {
+      const values = emptyTelemetryValues();
+      values.solarPower = solarPower;
+      return { sunSourceId, ts, receivedAt: ts, values, raw: { solarPower } };
+    };
+    expect(await writer.write(point(at(0), 0))).toBe('stored');
+    expect(await writer.write(point(at(20_000), 5e-324))).toBe('unstorable');
+    expect(
+      await Promise.all([
+        writer.write(point(at(40_000), 5e-324)),
+        writer.write(point(at(60_000), 100)),
+        writer.write(point(at(80_000), 200)),
+      ]),
+    ).toEqual(['unstorable', 'stored', 'stored']);
+    const rows = await db.query<{ ts: Date }>(
+      'SELECT ts FROM telemetry WHERE sun_source_id = $1 AND ts >= $2 ORDER BY ts',
+      [sunSourceId, at(0)],
+    );
+    expect(rows.rows.map((row) => row.ts.getTime())).toEqual([at(0), at(60_000), at(80_000)].map(Number));
+  });
+
   async function storedCount(): Promise<number> {
     const stored = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM telemetry WHERE sun_source_id = $1',

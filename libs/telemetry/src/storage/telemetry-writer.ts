@@ -37,13 +37,17 @@ const NO_PARTITION = '23514';
  * SQLSTATE classes 22 (data exception) and 23 (integrity violation, e.g. a source deleted while
  * its message was in flight): the database refuses a row, so only that row should fail.
  */
-const isRowRefusal = (error: unknown) => /^2[23]/.test(String((error as { code?: string }).code ?? ''));
+const isRowRefusal = (error: unknown) => /^2[23]/.test(sqlState(error));
+/** Class 22 alone: the row's own values are what the database refuses, whenever it is tried. */
+const isDataException = (error: unknown) => sqlState(error).startsWith('22');
+const sqlState = (error: unknown) => String((error as { code?: string } | undefined)?.code ?? '');
 
 /**
  * `stored`: committed. `duplicate`: that source and timestamp were stored already. `refused`: the
- * source is gone, or no longer active and of the transport the point came by; final, not retried.
+ * source is gone, or no longer active and of the transport the point came by. `unstorable`: the
+ * database refuses the row for its values (a data exception). The last two are final, not retried.
  */
-export type WriteResult = 'stored' | 'duplicate' | 'refused';
+export type WriteResult = 'stored' | 'duplicate' | 'refused' | 'unstorable';
 
 interface BatchResult {
   stored: Set<string>;
@@ -157,6 +161,7 @@ export class TelemetryWriter implements OnApplicationShutdown {
     } catch (error) {
       for (const entry of repeats) entry.resolve('duplicate');
       if (unique.size > 1 && isRowRefusal(error)) return this.insertOneByOne([...unique.values()]);
+      if (isDataException(error)) return this.refuseForGood([...unique.values()][0], error);
       telemetryBatchFailures.inc();
       this.logger.error({ err: error, points: unique.size }, 'telemetry batch failed');
       for (const entry of unique.values()) entry.reject(error);
@@ -175,10 +180,27 @@ export class TelemetryWriter implements OnApplicationShutdown {
         const result = await this.insertWithPartitions([entry.point]);
         settle(entry, outcomeOf(result, key, entry.point), Date.now());
       } catch (error) {
+        if (isDataException(error)) {
+          this.refuseForGood(entry, error);
+          continue;
+        }
         this.logger.error({ err: error, sunSourceId: entry.point.sunSourceId }, 'telemetry row refused');
         entry.reject(error);
       }
     }
+  }
+
+  /**
+   * A row whose values the database refuses would be refused again on every retry: settled as
+   * `unstorable`, so its sender is told so instead of retrying forever (and holding its place
+   * among the messages in flight). A warning, not an error: the fault is the row's, not ours.
+   */
+  private refuseForGood(entry: Pending, error: unknown): void {
+    this.logger.warn(
+      { err: error, sunSourceId: entry.point.sunSourceId, ts: entry.point.ts },
+      'telemetry row unstorable',
+    );
+    entry.resolve('unstorable');
   }
 
   private async insertWithPartitions(points: TelemetryPoint[]): Promise<BatchResult> {
