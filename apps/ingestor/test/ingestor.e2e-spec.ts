@@ -202,6 +202,20 @@ describe('the ingestor with its embedded broker', () => {
     }
   });
 
+  it('stores a retained publish of a device, but retains nothing: no device may subscribe', async () => {
+    const source = await createSource();
+    const device = await connectDevice(source);
+    await device.publishAsync(source.topic, JSON.stringify({ soc: 33 }), { qos: 1, retain: true });
+    expect((await rows(source.id)).map((row) => row.state_of_charge)).toEqual([33]);
+    // A retained copy would reach a new subscription at once.
+    const watcher = await connectSuperuser();
+    const received: string[] = [];
+    watcher.on('message', (topic) => received.push(topic));
+    await watcher.subscribeAsync(source.topic, { qos: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received).toEqual([]);
+  });
+
   it('ignores unknown sources and foreign topics, and keeps working', async () => {
     const publisher = await connectSuperuser();
     const unknown = randomUUID();

@@ -259,6 +259,9 @@ export class EmbeddedBroker implements OnApplicationBootstrap, OnApplicationShut
         const session = this.sessions.get(client);
         if (session?.superuser) return done(null);
         if (!session) return done(new Error('not authenticated'));
+        // No device may subscribe, so a retained copy would serve no one; aedes would keep it in
+        // memory, whatever its size, until the device replaced it.
+        packet.retain = false;
         const cached = session.publishVerdicts.get(packet.topic);
         if (cached && Date.now() - cached.at < ACL_CACHE_TTL_MS) {
           return done(cached.allowed ? null : new Error('publish not authorized'));
