@@ -11,6 +11,8 @@ import { catchError, Observable, throwError } from 'rxjs';
 import { BadRequestError, DomainError } from '@solar/core';
 import { ImageTooLargeError } from '@solar/domain';
 
+export const UPLOAD_CUT_SHORT = 'The upload ended before the whole request was received';
+
 /**
  * What multer throws, named for the client. Bound before the FileInterceptor, so that it sees it:
  * - at the size limit multer stops reading and reports "File too large"; this names the rule
@@ -32,5 +34,3 @@ export class UploadErrorsInterceptor implements NestInterceptor {
     );
   }
 }
-
-export const UPLOAD_CUT_SHORT = 'The upload ended before the whole request was received';
