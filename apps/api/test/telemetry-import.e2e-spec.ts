@@ -1,12 +1,12 @@
 import { INestApplication } from '@nestjs/common';
-import http from 'node:http';
-import net, { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ApiWithUser,
   createWebhookSource,
   FakeClock,
+  listenOnLoopback,
   signUp,
   startApiWithUser,
   waitFor,
@@ -289,9 +289,7 @@ describe('POST /api/sunsourcedata/{id}/import', () => {
   });
 
   it('drops the spooled part of an upload whose client goes away, as a body or as a form', async () => {
-    const server = api.app.getHttpServer() as http.Server;
-    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const port = await listenOnLoopback(api.app);
     const id = await newSource();
     const rows = 'timestamp,soc\n2026-04-01T00:00:00Z,40\n'.padEnd(20_000, '#');
     const uploads = [

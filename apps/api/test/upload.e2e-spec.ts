@@ -1,10 +1,16 @@
 import { INestApplication, Logger } from '@nestjs/common';
-import { Server as HttpServer } from 'node:http';
-import { AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTestEnvironment, Http, logIn, signUp, TestEnvironment } from '@solar/testing';
+import {
+  createTestEnvironment,
+  Http,
+  listenOnLoopback,
+  logIn,
+  signUp,
+  TestEnvironment,
+} from '@solar/testing';
 import { startApi } from './support/api-harness';
 
 const MB = 1024 * 1024;
@@ -214,9 +220,7 @@ describe('image upload', () => {
   });
 
   it('takes an upload whose client goes away for the client’s doing, not an error of its own', async () => {
-    const server = app.getHttpServer() as HttpServer;
-    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const port = await listenOnLoopback(app);
     const errors = jest.spyOn(Logger.prototype, 'error');
     try {
       const before = await filesOf(me);

@@ -153,6 +153,9 @@ export function normalizeTelemetry(payload: unknown, now: Date): NormalizeResult
   return { ok: true, telemetry: { timestamp, values, raw: withoutKey(payload) } };
 }
 
+/** Below a billionth of a field's unit, a reading is 0 (see `parseNumber`). */
+const NEGLIGIBLE = 1e-9;
+
 /**
  * A JSON number, or a string in invariant-culture float syntax (surrounding whitespace allowed);
  * anything else, and anything not finite, is null. A magnitude under `NEGLIGIBLE` is 0: no meter
@@ -173,9 +176,6 @@ export function parseNumber(value: unknown): number | null {
   if (!Number.isFinite(parsed)) return null;
   return Math.abs(parsed) < NEGLIGIBLE ? 0 : parsed;
 }
-
-/** Below a billionth of a field's unit, a reading is 0 (see `parseNumber`). */
-export const NEGLIGIBLE = 1e-9;
 
 /**
  * Free text (operating mode, device status): a string, or a number written as one. Trimmed,

@@ -160,8 +160,7 @@ export class TelemetryWriter implements OnApplicationShutdown {
       }
     } catch (error) {
       for (const entry of repeats) entry.resolve('duplicate');
-      if (unique.size > 1 && isRowRefusal(error)) return this.insertOneByOne([...unique.values()]);
-      if (isDataException(error)) return this.refuseForGood([...unique.values()][0], error);
+      if (isRowRefusal(error)) return this.insertOneByOne([...unique.values()]);
       telemetryBatchFailures.inc();
       this.logger.error({ err: error, points: unique.size }, 'telemetry batch failed');
       for (const entry of unique.values()) entry.reject(error);
@@ -169,9 +168,10 @@ export class TelemetryWriter implements OnApplicationShutdown {
   }
 
   /**
-   * One bad row must not cost its batch-mates their write: isolate it. A source deleted between
-   * the statement's snapshot and its foreign-key check lands here too; alone, its row is then
-   * refused by the statement's join instead of failing again.
+   * One bad row must not cost its batch-mates their write: isolate it (a batch of one is tried
+   * once more, alone as well). A source deleted between the statement's snapshot and its
+   * foreign-key check lands here too; alone, its row is then refused by the statement's join
+   * instead of failing again.
    */
   private async insertOneByOne(entries: Pending[]): Promise<void> {
     for (const entry of entries) {
