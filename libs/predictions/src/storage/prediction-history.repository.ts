@@ -18,30 +18,10 @@ interface ObservationRow {
 export class PredictionHistoryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** UTC hours in `[from, to)` that have at least one reading, oldest first. */
-  async hourlyObservations(sunSourceId: string, from: Date, to: Date): Promise<HourlyObservation[]> {
-    const rows: ObservationRow[] = await this.dataSource.query(
-      `SELECT date_trunc('hour', ts, 'UTC') AS "hour",
-              avg(solar_power)::float8 AS "solarPower",
-              avg(load_power)::float8 AS "loadPower",
-              avg(state_of_charge)::float8 AS "stateOfCharge"
-         FROM telemetry
-        WHERE sun_source_id = $1 AND ts >= $2 AND ts < $3
-        GROUP BY 1
-        ORDER BY 1`,
-      [sunSourceId, from, to],
-    );
-    return rows.map((row) => ({
-      hour: row.hour,
-      solarPower: row.solarPower,
-      loadPower: row.loadPower,
-      stateOfCharge: row.stateOfCharge,
-    }));
-  }
-
   /**
-   * UTC hours in `[from, to)` that have at least one reading, from the hourly rollup (the same
-   * means as above; cheap over a year), oldest first. A field with no value in an hour is null.
+   * UTC hours in `[from, to)` that have at least one reading, from the hourly rollup (the means
+   * of the hour's readings; a year is 8,760 rows where its readings are millions), oldest first.
+   * A field with no value in an hour is null.
    */
   async measuredHours(sunSourceId: string, from: Date, to: Date): Promise<HourlyObservation[]> {
     const rows: ObservationRow[] = await this.dataSource.query(

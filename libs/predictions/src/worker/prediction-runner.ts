@@ -199,7 +199,8 @@ export class PredictionRunner {
     progress.report(10, 'Loading history');
     const model = (await this.models.model(sunSourceId)) ?? null;
     if (!model && requireModel) throw new PredictionJobError(MODEL_MUST_BE_TRAINED);
-    const history = await this.history.hourlyObservations(
+    // From the hourly rollup, as the training reads it: 16 days of raw rows are up to 138,240.
+    const history = await this.history.measuredHours(
       sunSourceId,
       new Date(now.getTime() - FORECAST_HISTORY_MS),
       now,
