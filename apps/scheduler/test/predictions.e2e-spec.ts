@@ -9,7 +9,7 @@ import {
   PredictionJobRecord,
   PredictionJobStore,
   PredictionRunner,
-  WorkerThreadForecastCompute,
+  TrainingThreadForecastCompute,
 } from '@solar/predictions';
 import { REDIS, RedisLocks } from '@solar/redis';
 import { syntheticSeries } from '@solar/synthetic';
@@ -31,7 +31,7 @@ const DAY_MS = 86_400_000;
 const ROOT = join(__dirname, '..', '..', '..');
 
 /**
- * The production compute (a worker thread per computation) on the TypeScript sources: a bare
+ * The production compute (a worker thread per training) on the TypeScript sources: a bare
  * thread cannot load `.ts`, so this one compiles them with @swc/core as Jest does, maps the
  * `@solar/*` aliases to `libs/*\/src`, then runs the real thread entry.
  */
@@ -58,7 +58,7 @@ require(path.join(root, 'libs/predictions/src/compute/forecast-compute.worker.ts
 `;
 
 const threadCompute = () =>
-  new WorkerThreadForecastCompute(
+  new TrainingThreadForecastCompute(
     (request) => new Worker(TYPESCRIPT_THREAD, { eval: true, workerData: request }),
   );
 
@@ -220,7 +220,7 @@ describe('scheduled predictions', () => {
       expect(await predictionsOf(other)).toEqual([]);
     }
     // Its next UTC day is kept as that day's day-ahead forecast, beside the physics-only one
-    // computed in a thread of its own.
+    // computed with it.
     const dayAhead = await db.query(
       `SELECT sun_source_id, to_char(date, 'YYYY-MM-DD') AS date, job_id, model,
               jsonb_array_length(hours) AS hours, jsonb_array_length(previous_day_clear_sky) AS previous

@@ -2,7 +2,7 @@ export * from './accuracy/forecast-accuracy.service';
 export * from './compute/compute-protocol';
 export * from './compute/forecast-compute';
 export * from './compute/in-process-forecast-compute';
-export * from './compute/worker-thread-forecast-compute';
+export * from './compute/training-thread-forecast-compute';
 export * from './jobs/prediction-job';
 export * from './jobs/prediction-job.store';
 export * from './jobs/prediction-jobs.service';

@@ -1,8 +1,13 @@
 import { ForecastInput, forecastWithPhysics, trainForecaster, TrainingInput } from '@solar/forecast';
 
 /** What a compute thread is asked: plain data only, since it crosses a thread boundary. */
-export type ComputeRequest =
-  { task: 'train'; input: Omit<TrainingInput, 'onProgress'> } | { task: 'forecast'; input: ForecastInput };
+export interface TrainingRequest {
+  task: 'train';
+  input: Omit<TrainingInput, 'onProgress'>;
+}
+
+/** A request of the protocol: a training (in a thread, in production) or a forecast. */
+export type ComputeRequest = TrainingRequest | { task: 'forecast'; input: ForecastInput };
 
 /** What a compute thread says back: progress while training, then one result or one error. */
 export type ComputeMessage =

@@ -1,9 +1,10 @@
 import { ForecastInput, ForecastWithPhysics, TrainedModel, TrainingInput } from '@solar/forecast';
 
 /**
- * Runs the model (`trainForecaster`, `forecast` of libs/forecast) on plain data. Production runs
- * it in a worker thread, so a training of several seconds never stalls the scheduler's event
- * loop (queue locks, crons, health); tests may run it in-process.
+ * Runs the model (`trainForecaster`, `forecast` of libs/forecast) on plain data. Production trains
+ * in a worker thread, so a training of several seconds never stalls the scheduler's event loop
+ * (queue locks, crons, health), and forecasts, a few milliseconds each, in-process; tests may run
+ * both in-process.
  */
 export abstract class ForecastCompute {
   abstract train(input: TrainingInput): Promise<TrainedModel>;

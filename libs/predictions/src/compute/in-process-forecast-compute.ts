@@ -3,8 +3,9 @@ import { ComputeMessage, ComputeRequest, runComputeRequest } from './compute-pro
 import { ForecastCompute, ForecastComputeError } from './forecast-compute';
 
 /**
- * The model on the caller's thread, through the same protocol as the worker thread. For tests
- * (Jest runs TypeScript sources, which a bare worker thread cannot load) and one-off tools.
+ * The model on the caller's thread, through the same protocol as the training thread: forecasts
+ * in production (`TrainingThreadForecastCompute`), and trainings too in tests (Jest runs
+ * TypeScript sources, which a bare worker thread cannot load) and one-off tools.
  */
 export class InProcessForecastCompute extends ForecastCompute {
   async train({ onProgress, ...input }: TrainingInput): Promise<TrainedModel> {

@@ -1,15 +1,16 @@
 import { Worker } from 'node:worker_threads';
 import { ForecastInput, TrainingInput } from '@solar/forecast';
-import { ComputeRequest } from './compute-protocol';
+import { TrainingRequest } from './compute-protocol';
 import { ForecastComputeError } from './forecast-compute';
-import { WorkerThreadForecastCompute } from './worker-thread-forecast-compute';
+import { TrainingThreadForecastCompute } from './training-thread-forecast-compute';
 
 /**
  * The thread side of the protocol without the model: each fake thread is a few lines of
- * JavaScript that answer as a compute thread would (or would not).
+ * JavaScript that answer as a training thread would (or would not).
  */
-function fakeThreads(body: string, exits: Array<Promise<number>> = []) {
-  return (request: ComputeRequest) => {
+function fakeThreads(body: string, exits: Array<Promise<number>> = [], started: TrainingRequest[] = []) {
+  return (request: TrainingRequest) => {
+    started.push(request);
     const thread = new Worker(`const { parentPort, workerData } = require('node:worker_threads');\n${body}`, {
       eval: true,
       workerData: request,
@@ -30,9 +31,9 @@ const trainingInput = (onProgress?: (percent: number) => void): TrainingInput =>
 });
 const forecastInput: ForecastInput = { site, model: null, history: [], weather: [], now };
 
-describe('WorkerThreadForecastCompute', () => {
+describe('TrainingThreadForecastCompute', () => {
   it('hands plain data to the thread (dates intact, no callback) and relays progress and the result', async () => {
-    const compute = new WorkerThreadForecastCompute(
+    const compute = new TrainingThreadForecastCompute(
       fakeThreads(`
         parentPort.postMessage({ kind: 'progress', percent: 40 });
         parentPort.postMessage({ kind: 'progress', percent: 90 });
@@ -52,35 +53,46 @@ describe('WorkerThreadForecastCompute', () => {
       keys: ['history', 'now', 'site', 'weather'],
     });
     expect(progress).toEqual([40, 90]);
-    await expect(compute.forecast(forecastInput)).resolves.toMatchObject({ task: 'forecast' });
+  });
+
+  it('forecasts on the caller’s thread: no thread is started, the model answers', async () => {
+    const started: TrainingRequest[] = [];
+    const compute = new TrainingThreadForecastCompute(fakeThreads(`process.exit(1);`, [], started));
+    const { forecast, physics } = await compute.forecast({
+      ...forecastInput,
+      site: { ...site, capacityWatts: 4000 },
+    });
+    expect(started).toEqual([]);
+    expect(forecast.hourly).toHaveLength(168);
+    // Without a model the served forecast is the physics-only one, so none is given beside it.
+    expect(physics).toBeNull();
+    // The physics-only forecast of a 4 kW array in Berlin in June produces by day.
+    expect(Math.max(...forecast.hourly.map((hour) => hour.solarPower))).toBeGreaterThan(1000);
   });
 
   it('rejects with the model’s own message when the model refuses', async () => {
-    const compute = new WorkerThreadForecastCompute(
+    const compute = new TrainingThreadForecastCompute(
       fakeThreads(`parentPort.postMessage({ kind: 'error', message: 'history has no solar power' });`),
     );
-    const failure = compute.forecast(forecastInput);
+    const failure = compute.train(trainingInput());
     await expect(failure).rejects.toThrow(ForecastComputeError);
     await expect(failure).rejects.toThrow('history has no solar power');
   });
 
   it('rejects with a plain error when the thread crashes or ends without an answer', async () => {
-    const crashing = new WorkerThreadForecastCompute(fakeThreads(`throw new Error('out of memory');`));
+    const crashing = new TrainingThreadForecastCompute(fakeThreads(`throw new Error('out of memory');`));
     const crash = crashing.train(trainingInput());
     await expect(crash).rejects.toThrow('out of memory');
     await expect(crash).rejects.not.toBeInstanceOf(ForecastComputeError);
 
-    const silent = new WorkerThreadForecastCompute(fakeThreads(`process.exit(3);`));
+    const silent = new TrainingThreadForecastCompute(fakeThreads(`process.exit(3);`));
     await expect(silent.train(trainingInput())).rejects.toThrow('exited with code 3 before answering');
   });
 
-  it('stops a computation that runs past its limit, thread included', async () => {
+  it('stops a training that runs past its limit, thread included', async () => {
     const exits: Array<Promise<number>> = [];
-    const compute = new WorkerThreadForecastCompute(fakeThreads(`setInterval(() => {}, 1000);`, exits), {
-      train: 100,
-      forecast: 100,
-    });
-    await expect(compute.forecast(forecastInput)).rejects.toThrow('Computation stopped after');
+    const compute = new TrainingThreadForecastCompute(fakeThreads(`setInterval(() => {}, 1000);`, exits), 100);
+    await expect(compute.train(trainingInput())).rejects.toThrow('Computation stopped after');
     expect(exits).toHaveLength(1);
     // The thread would tick forever: that it exits at all means it was stopped.
     await expect(exits[0]).resolves.toEqual(expect.any(Number));

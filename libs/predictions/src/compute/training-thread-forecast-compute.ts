@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ForecastInput, ForecastWithPhysics, TrainedModel, TrainingInput } from '@solar/forecast';
-import { ComputeMessage, ComputeRequest } from './compute-protocol';
-import { ForecastCompute, ForecastComputeError } from './forecast-compute';
+import { TrainedModel, TrainingInput } from '@solar/forecast';
+import { ComputeMessage, TrainingRequest } from './compute-protocol';
+import { ForecastComputeError } from './forecast-compute';
+import { InProcessForecastCompute } from './in-process-forecast-compute';
 
 /** Starts one thread that answers `request` (in its `workerData`) by the compute protocol. */
-export type ComputeThreadFactory = (request: ComputeRequest) => Worker;
+export type ComputeThreadFactory = (request: TrainingRequest) => Worker;
 
 /** The compiled thread entry, beside this file in `dist/`. */
 export const COMPUTE_THREAD_FILE = join(__dirname, 'forecast-compute.worker.js');
@@ -13,33 +14,31 @@ export const COMPUTE_THREAD_FILE = join(__dirname, 'forecast-compute.worker.js')
 export const spawnComputeThread: ComputeThreadFactory = (request) =>
   new Worker(COMPUTE_THREAD_FILE, { workerData: request });
 
-/** Longest a computation may run before its thread is stopped: inside the active-job markers. */
-export const COMPUTE_TIME_LIMIT_MS = { train: 25 * 60_000, forecast: 5 * 60_000 } as const;
+/** Longest a training may run before its thread is stopped: inside the active-job markers. */
+export const TRAINING_TIME_LIMIT_MS = 25 * 60_000;
 
 /**
- * The model in a worker thread of its own, one thread per computation: the scheduler's event
- * loop stays free while it runs, its memory is returned when it ends, and a crash ends the
- * thread, not the process. Inputs and results cross by structured clone (plain data and dates).
+ * Production's compute. A training (seconds, hundreds of MB) runs in a worker thread of its
+ * own: the scheduler's event loop stays free meanwhile, its memory is returned when it ends, and
+ * a crash ends the thread, not the process. Inputs and results cross by structured clone (plain
+ * data and dates).
+ *
+ * A forecast runs on the caller's thread, as `InProcessForecastCompute` runs it: it takes a few
+ * milliseconds, where starting a thread for it took about 100 ms and cloning the model into it
+ * (up to a megabyte of JSON) cost the caller's thread more than the forecast itself
+ * (docs/performance.md, "Scheduled forecasts of a fleet").
  */
-export class WorkerThreadForecastCompute extends ForecastCompute {
+export class TrainingThreadForecastCompute extends InProcessForecastCompute {
   constructor(
     private readonly spawn: ComputeThreadFactory = spawnComputeThread,
-    private readonly limits: Record<ComputeRequest['task'], number> = COMPUTE_TIME_LIMIT_MS,
+    private readonly limitMs = TRAINING_TIME_LIMIT_MS,
   ) {
     super();
   }
 
-  async train({ onProgress, ...input }: TrainingInput): Promise<TrainedModel> {
-    return (await this.run({ task: 'train', input }, onProgress)) as TrainedModel;
-  }
-
-  async forecast(input: ForecastInput): Promise<ForecastWithPhysics> {
-    return (await this.run({ task: 'forecast', input })) as ForecastWithPhysics;
-  }
-
-  private run(request: ComputeRequest, onProgress?: (percent: number) => void): Promise<unknown> {
+  override train({ onProgress, ...input }: TrainingInput): Promise<TrainedModel> {
     return new Promise((resolve, reject) => {
-      const thread = this.spawn(request);
+      const thread = this.spawn({ task: 'train', input });
       let settled = false;
       const settle = (outcome: () => void) => {
         if (settled) return;
@@ -49,17 +48,16 @@ export class WorkerThreadForecastCompute extends ForecastCompute {
         // The thread has said its last word; make sure it is gone.
         void thread.terminate();
       };
-      const limit = this.limits[request.task];
       const timer = setTimeout(
         () =>
           settle(() =>
-            reject(new ForecastComputeError(`Computation stopped after ${Math.round(limit / 1000)} s`)),
+            reject(new ForecastComputeError(`Computation stopped after ${Math.round(this.limitMs / 1000)} s`)),
           ),
-        limit,
+        this.limitMs,
       );
       thread.on('message', (message: ComputeMessage) => {
         if (message.kind === 'progress') onProgress?.(message.percent);
-        else if (message.kind === 'result') settle(() => resolve(message.value));
+        else if (message.kind === 'result') settle(() => resolve(message.value as TrainedModel));
         else settle(() => reject(new ForecastComputeError(message.message)));
       });
       // A crash of the thread (out of memory, a module that does not load) is the machinery's.
