@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { eachConcurrently } from '@solar/core';
 import { SettingType } from '../settings/settings.service';
 import { ScheduledSource, SunSourceRepository } from '../sun-sources/sun-source.repository';
 import { WeatherProviderUnavailableError } from './weather.errors';
@@ -50,16 +51,4 @@ export class ScheduledWeatherRefresh {
     });
     return counts;
   }
-}
-
-async function eachConcurrently<T>(
-  items: T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  const queue = [...items];
-  const worker = async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker));
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { coordinatesOf, SettingType, SunSourcesService } from '@solar/domain';
+import { eachConcurrently } from '@solar/core';
+import { coordinatesOf, ScheduledSource, SettingType, SunSourcesService } from '@solar/domain';
 import { PredictionRunner } from './prediction-runner';
 
 export interface ScheduledPredictionCounts {
@@ -12,9 +13,16 @@ export interface ScheduledPredictionCounts {
 }
 
 /**
- * The scheduler's prediction job: one forecast for every active source with
- * coordinates of every user whose setting 1 (AutoRunPredictions) is "1", one after another (each
- * one already keeps a compute thread busy), each failure confined to its source.
+ * Sources forecast at a time: while one waits on the database, another computes. The forecasts
+ * share the scheduler's thread, so more would only queue (docs/performance.md, "Scheduled
+ * forecasts of a fleet").
+ */
+const CONCURRENCY = 4;
+
+/**
+ * The scheduler's prediction job: one forecast for every active source with coordinates of every
+ * user whose setting 1 (AutoRunPredictions) is "1", a few at a time, each failure confined to its
+ * source.
  */
 @Injectable()
 export class ScheduledPredictions {
@@ -27,11 +35,12 @@ export class ScheduledPredictions {
 
   async run(): Promise<ScheduledPredictionCounts> {
     const counts: ScheduledPredictionCounts = { predicted: 0, failed: 0, skipped: 0 };
+    const due: ScheduledSource[] = [];
     for (const source of await this.sources.scheduledSources(SettingType.AutoRunPredictions)) {
-      if (!source.isActive || !coordinatesOf(source)) {
-        counts.skipped += 1;
-        continue;
-      }
+      if (source.isActive && coordinatesOf(source)) due.push(source);
+      else counts.skipped += 1;
+    }
+    await eachConcurrently(due, CONCURRENCY, async (source) => {
       try {
         // A failed run is logged, with its reason, by the runner.
         const { status } = await this.runner.runScheduled(source);
@@ -41,7 +50,7 @@ export class ScheduledPredictions {
         counts.failed += 1;
         this.logger.error({ err: error, sunSourceId: source.id }, 'scheduled prediction failed');
       }
-    }
+    });
     return counts;
   }
 }
