@@ -91,7 +91,10 @@ describe('TrainingThreadForecastCompute', () => {
 
   it('stops a training that runs past its limit, thread included', async () => {
     const exits: Array<Promise<number>> = [];
-    const compute = new TrainingThreadForecastCompute(fakeThreads(`setInterval(() => {}, 1000);`, exits), 100);
+    const compute = new TrainingThreadForecastCompute(
+      fakeThreads(`setInterval(() => {}, 1000);`, exits),
+      100,
+    );
     await expect(compute.train(trainingInput())).rejects.toThrow('Computation stopped after');
     expect(exits).toHaveLength(1);
     // The thread would tick forever: that it exits at all means it was stopped.

@@ -51,7 +51,9 @@ export class TrainingThreadForecastCompute extends InProcessForecastCompute {
       const timer = setTimeout(
         () =>
           settle(() =>
-            reject(new ForecastComputeError(`Computation stopped after ${Math.round(this.limitMs / 1000)} s`)),
+            reject(
+              new ForecastComputeError(`Computation stopped after ${Math.round(this.limitMs / 1000)} s`),
+            ),
           ),
         this.limitMs,
       );

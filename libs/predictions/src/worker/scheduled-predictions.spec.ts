@@ -57,7 +57,11 @@ describe('ScheduledPredictions', () => {
     expect(runner.started).toEqual(['fails', 'throws', 's0', 's1']);
     await runner.drain();
     await expect(run).resolves.toEqual({ predicted: 8, failed: 2, skipped: 2 });
-    expect(runner.started).toEqual(['fails', 'throws', ...Array.from({ length: 8 }, (_, index) => `s${index}`)]);
+    expect(runner.started).toEqual([
+      'fails',
+      'throws',
+      ...Array.from({ length: 8 }, (_, index) => `s${index}`),
+    ]);
     expect(runner.most).toBe(4);
   });
 });
