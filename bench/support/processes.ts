@@ -150,9 +150,19 @@ export class UsageMeter {
       // An app that has exited is left out of the phase.
       if (perPid.size > 0 || !watched.sampleRss) startCpu.set(watched.name, perPid);
     }
+    // The CPU each process had used at its latest sample: one that exits during the phase (a
+    // pool's backend, a one-off job) keeps what it used up to then.
+    const lastCpu = new Map<string, Map<number, number>>();
     const sample = () => {
       for (const watched of this.watched) {
-        if (!watched.sampleRss || !startCpu.has(watched.name)) continue;
+        if (!startCpu.has(watched.name)) continue;
+        const seen = lastCpu.get(watched.name) ?? new Map<number, number>();
+        lastCpu.set(watched.name, seen);
+        for (const pid of watched.pids()) {
+          const seconds = cpuSeconds(pid);
+          if (seconds !== undefined) seen.set(pid, seconds);
+        }
+        if (!watched.sampleRss) continue;
         const rss = statusMiB(watched.pids()[0], 'VmRSS');
         if (rss !== undefined) peaks.set(watched.name, Math.max(peaks.get(watched.name) ?? 0, rss));
       }
@@ -169,11 +179,9 @@ export class UsageMeter {
         const before = startCpu.get(watched.name);
         if (!before) continue; // watched after this phase began
         let used = 0;
-        for (const pid of watched.pids()) {
-          const now = cpuSeconds(pid);
-          // A process born during the phase (a new pool connection) counts from zero.
-          if (now !== undefined) used += now - (before.get(pid) ?? 0);
-        }
+        // A process born during the phase (a new pool connection) counts from zero.
+        for (const [pid, seconds] of lastCpu.get(watched.name) ?? [])
+          used += seconds - (before.get(pid) ?? 0);
         watchedSeconds += used;
         processes[watched.name] = {
           cpuPercent: round((used / seconds) * 100, 1),
