@@ -18,9 +18,9 @@ import { log, RunResources } from './support/run-resources';
  * sizes), each with the last 16 days of readings at a device's interval and a trained model,
  * is forecast by `npm run job -- predict` in a fresh scheduler process (the built app, cold),
  * after `npm run job -- weather` fetched each source's weather from a fake Open-Meteo on
- * loopback. Prints forecasts per second, the gaps between stored forecasts, the CPU of the
- * scheduler, PostgreSQL and Redis, and the scheduler's peak RSS; writes them to
- * bench/results/predict-<date>.json.
+ * loopback. Prints forecasts per second (and in each tenth of the run), the CPU per forecast of
+ * the scheduler, PostgreSQL and Redis, the scheduler's peak RSS, and per model what parsing,
+ * cloning and forecasting cost; writes them to bench/results/predict-<date>.json.
  *
  * The models are trained here, on a synthetic year with weather (the specs' installation), and
  * each source stores one of them: a forecast's cost depends on the model's size, not on whose
@@ -35,7 +35,7 @@ const TARGET = { sources: 10_000, minutes: 15 };
 
 const { values: flags } = parseArgs({
   options: {
-    sources: { type: 'string', default: '1000' },
+    sources: { type: 'string', default: '500' },
     interval: { type: 'string', default: '60' },
     models: { type: 'string', default: '4' },
     'app-root': { type: 'string' },
@@ -48,7 +48,7 @@ const { values: flags } = parseArgs({
 });
 if (flags.help) {
   console.log(`npm run bench:predict -- [options]
-  --sources N       sources in the fleet (1000)
+  --sources N       sources in the fleet (500)
   --interval S      seconds between a device's readings in its history (60)
   --models K        distinct trained models shared out among the sources (4)
   --app-root DIR    run the scheduler built in another checkout (its dist/), for comparisons
