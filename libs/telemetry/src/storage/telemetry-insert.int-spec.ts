@@ -145,7 +145,10 @@ describe('INSERT_TELEMETRY_SQL, two batches at once', () => {
     }
     expect(deadlocks).toBe(0);
     await expectRollupMatchesRaw();
-  });
+    // 6 s alone, 24-27 s after the test above on a quiet 2-core machine: its rows are in tables
+    // never analyzed (nothing here runs autovacuum), and the plans stay those of empty tables.
+    // Analyzing would change the plans this test is about, so it gets the time instead.
+  }, 90_000);
 });
 
 describe('INSERT_TELEMETRY_SQL, raw payloads', () => {
