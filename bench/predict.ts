@@ -121,7 +121,6 @@ async function seed(db: Client, sources: FleetSource[], now: Date): Promise<numb
   let rows = 0;
   for (let offset = 0; offset < sources.length; offset += BATCH) {
     const batch = sources.slice(offset, offset + BATCH);
-    const batchStarted = performance.now();
     const column = <K extends keyof FleetSource>(key: K) => batch.map((source) => source[key]);
     await db.query(
       `INSERT INTO users (id, email, password_hash, roles, email_verified)
@@ -158,16 +157,11 @@ async function seed(db: Client, sources: FleetSource[], now: Date): Promise<numb
       [column('id'), column('longitude'), column('capacityWatts'), from, now, intervalSeconds],
     );
     rows += inserted.rowCount ?? 0;
-    const insertedAt = performance.now();
     await db.query(
       `SELECT rebuild_telemetry_hourly(id, $2::timestamptz, $3::timestamptz + interval '1 hour')
          FROM unnest($1::uuid[]) AS id`,
       [column('id'), from, now],
     );
-    if (offset === 0)
-      log(
-        `first batch: rows ${round(insertedAt - batchStarted)} ms, rollup ${round(performance.now() - insertedAt)} ms`,
-      );
     // Without autovacuum the planner would keep the empty tables' statistics as they fill.
     if ((offset / BATCH) % 50 === 49) await db.query('ANALYZE telemetry, telemetry_hourly');
     const done = offset + batch.length;
@@ -180,23 +174,35 @@ async function seed(db: Client, sources: FleetSource[], now: Date): Promise<numb
 
 /** K models trained on a synthetic year with weather, each source given one of them. */
 async function storeModels(db: Client, sources: FleetSource[], now: Date): Promise<void> {
-  const models: TrainedModel[] = [];
-  for (let k = 0; k < modelCount; k++) {
-    const start = now.getTime() - 365 * DAY_MS;
-    const series = syntheticSeries(Math.floor(start / 3_600_000) * 3_600_000, 365, k + 1);
-    models.push(
-      trainForecaster({ site: SYNTHETIC_SITE, history: series.history, weather: series.weather, now }),
-    );
-  }
-  const json = models.map((model) => JSON.stringify(model));
-  const metrics = models.map((model) => JSON.stringify(model.metrics));
-  // A few hundred at a time: each model is about a megabyte.
-  for (let offset = 0; offset < sources.length; offset += 250) {
+  const start = Math.floor((now.getTime() - 365 * DAY_MS) / 3_600_000) * 3_600_000;
+  const models = Array.from({ length: modelCount }, (_, k) => {
+    const series = syntheticSeries(start, 365, k + 1);
+    return trainForecaster({ site: SYNTHETIC_SITE, history: series.history, weather: series.weather, now });
+  });
+  // Each model is sent once, stored for the first K sources; the others get a copy of one of
+  // those rows, a few hundred at a time (each model is about a megabyte).
+  const ids = sources.map((source) => source.id);
+  await db.query(
+    `INSERT INTO forecast_models (sun_source_id, trained_at, data_points_used, metrics, model)
+     SELECT id, $2, 8760, metrics, model
+       FROM unnest($1::uuid[], $3::jsonb[], $4::jsonb[]) AS m (id, metrics, model)`,
+    [
+      ids.slice(0, modelCount),
+      now,
+      models.map((model) => JSON.stringify(model.metrics)),
+      models.map((model) => JSON.stringify(model)),
+    ],
+  );
+  for (let offset = modelCount; offset < ids.length; offset += 250) {
     await db.query(
       `INSERT INTO forecast_models (sun_source_id, trained_at, data_points_used, metrics, model)
-       SELECT id, $2, 8760, ($3::jsonb[])[1 + (n - 1) % $5], ($4::jsonb[])[1 + (n - 1) % $5]
-         FROM unnest($1::uuid[]) WITH ORDINALITY AS s (id, n)`,
-      [sources.slice(offset, offset + 250).map((source) => source.id), now, metrics, json, modelCount],
+       SELECT s.id, m.trained_at, m.data_points_used, m.metrics, m.model
+         FROM unnest($1::uuid[], $2::uuid[]) AS s (id, original)
+         JOIN forecast_models m ON m.sun_source_id = s.original`,
+      [
+        ids.slice(offset, offset + 250),
+        ids.slice(offset, offset + 250).map((_, i) => ids[(offset + i) % modelCount]),
+      ],
     );
   }
 }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { ComputeMessage, ComputeRequest, runComputeRequest } from './compute-protocol';
+import { ComputeMessage, runComputeRequest, TrainingRequest } from './compute-protocol';
 
 /**
  * Entry point of a training thread (`TrainingThreadForecastCompute`): one request in
@@ -7,5 +7,5 @@ import { ComputeMessage, ComputeRequest, runComputeRequest } from './compute-pro
  */
 if (parentPort) {
   const port = parentPort;
-  runComputeRequest(workerData as ComputeRequest, (message: ComputeMessage) => port.postMessage(message));
+  runComputeRequest(workerData as TrainingRequest, (message: ComputeMessage) => port.postMessage(message));
 }
