@@ -1,6 +1,6 @@
 import { TrainedModel } from '../forecaster';
 import { SYNTHETIC_SITE, syntheticSeries } from '../model/model.fixtures';
-import { MODEL_VERSION, ForecastPayload } from '../model/model-payload';
+import { MODEL_VERSION, StoredForecastPayload } from '../model/model-payload';
 import { forecast } from '../model/predict';
 import { trainForecaster } from '../model/train';
 import {
@@ -224,8 +224,8 @@ describe('dayAheadForecast', () => {
       weather: series.weather,
       now: new Date(start + 30 * 86_400_000),
     });
-    const payload = model.payload as ForecastPayload;
-    const withModels = (models: Partial<ForecastPayload['models']>): TrainedModel => ({
+    const payload = model.payload as StoredForecastPayload;
+    const withModels = (models: Partial<StoredForecastPayload['models']>): TrainedModel => ({
       ...model,
       payload: { ...payload, models: { ...payload.models, ...models } },
     });

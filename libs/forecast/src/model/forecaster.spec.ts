@@ -1,9 +1,16 @@
 import { Forecast, ForecastInput, TrainedModel } from '../forecaster';
 import { clearSkyGhi } from '../solar/irradiance';
 import { forecast, forecastWithPhysics, trainForecaster } from './index';
-import { ForecastPayload } from './model-payload';
+import { ForecastPayload, StoredForecastPayload } from './model-payload';
+import { isPackedBoostedModel, unpackBoostedModel } from './packed-trees';
 import { HOUR_MS } from './pv-physics';
-import { SYNTHETIC_ORIENTATION, SYNTHETIC_SITE, syntheticLoad, syntheticSeries } from './model.fixtures';
+import {
+  SYNTHETIC_ORIENTATION,
+  SYNTHETIC_SITE,
+  syntheticLoad,
+  syntheticSeries,
+  withPlainArrays,
+} from './model.fixtures';
 
 const START = Date.parse('2024-03-01T00:00:00Z');
 const TRAIN_DAYS = 90;
@@ -19,7 +26,7 @@ const model = trainForecaster({
   now: new Date(trainEnd),
   onProgress: (percent) => progress.push(percent),
 });
-const payload = model.payload as ForecastPayload;
+const payload = model.payload as StoredForecastPayload;
 
 /** Forecast input at `origin`: the 15 days before as history and, optionally, the true weather ahead. */
 function inputAt(origin: number, withWeather: boolean, trained: TrainedModel | null = model): ForecastInput {
@@ -150,7 +157,10 @@ describe('trainForecaster', () => {
       });
     // Everything but the training's wall-clock time.
     const strip = (trained: TrainedModel) =>
-      JSON.stringify({ ...trained, payload: { ...(trained.payload as ForecastPayload), training: null } });
+      JSON.stringify({
+        ...trained,
+        payload: { ...(trained.payload as StoredForecastPayload), training: null },
+      });
     expect(strip(train())).toBe(strip(train()));
   });
 
@@ -161,7 +171,7 @@ describe('trainForecaster', () => {
       weather: [],
       now: new Date(trainEnd),
     });
-    const models = (withoutWeather.payload as ForecastPayload).models;
+    const models = (withoutWeather.payload as StoredForecastPayload).models;
     expect(models.solarWeather).toBeNull();
     expect(models.solarHistory).not.toBeNull();
     expect(models.loadHistory).not.toBeNull();
@@ -220,6 +230,26 @@ describe('forecast', () => {
     const parsed = JSON.parse(JSON.stringify(model)) as TrainedModel;
     expect(forecast({ ...inputAt(trainEnd, true), model: parsed })).toEqual(
       forecast(inputAt(trainEnd, true)),
+    );
+  });
+
+  it('reads trees stored packed or, as older models hold them, as arrays alike', () => {
+    const asArrays = Object.fromEntries(
+      Object.entries(payload.models).map(([set, learner]) => {
+        const unpacked = isPackedBoostedModel(learner) && unpackBoostedModel(learner);
+        if (!unpacked) throw new Error(`${set}: not packed trees`);
+        return [set, withPlainArrays(unpacked)];
+      }),
+    );
+    const older = JSON.parse(JSON.stringify({ ...model, payload: { ...payload, models: asArrays } }));
+    expect(forecast({ ...inputAt(trainEnd, true), model: older })).toEqual(forecast(inputAt(trainEnd, true)));
+  });
+
+  it('falls back to the physics-only baseline when packed trees are damaged', () => {
+    const solarWeather = { ...payload.models.solarWeather, nodes: 'AAAA' };
+    const damaged = { ...model, payload: { ...payload, models: { ...payload.models, solarWeather } } };
+    expect(forecast({ ...inputAt(trainEnd, true), model: damaged })).toEqual(
+      forecast(inputAt(trainEnd, true, null)),
     );
   });
 

@@ -53,15 +53,16 @@ export const DEFAULT_BOOSTING_PARAMS: BoostingParams = {
 /**
  * One tree as parallel arrays, node 0 the root. An inner node sends a row left when its feature is
  * at most `threshold` (or is missing and `missingLeft` is 1); a leaf has `feature` −1 and adds
- * `value` (the learning rate already applied).
+ * `value` (the learning rate already applied). Training makes plain arrays; a stored model reads
+ * back as typed arrays (`packed-trees.ts`).
  */
 export interface RegressionTree {
-  feature: number[];
-  threshold: number[];
-  missingLeft: number[];
-  left: number[];
-  right: number[];
-  value: number[];
+  feature: ArrayLike<number>;
+  threshold: ArrayLike<number>;
+  missingLeft: ArrayLike<number>;
+  left: ArrayLike<number>;
+  right: ArrayLike<number>;
+  value: ArrayLike<number>;
 }
 
 export interface BoostedModel {
@@ -380,7 +381,7 @@ function growTree(
   binCount: number,
   params: BoostingParams,
 ): GrownTree {
-  const tree: RegressionTree = {
+  const tree: { [column in keyof RegressionTree]: number[] } = {
     feature: [],
     threshold: [],
     missingLeft: [],

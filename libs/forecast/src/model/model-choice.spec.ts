@@ -2,7 +2,7 @@ import { ServedModel } from '../forecaster';
 import { forecast, trainForecaster } from './index';
 import { featureContext, recentClearSkyIndex } from './features';
 import { FeatureSet } from './features';
-import { ForecastPayload } from './model-payload';
+import { StoredForecastPayload } from './model-payload';
 import { HOUR_MS } from './pv-physics';
 import { buildTimeline } from './timeline';
 import { chooseServed, trainingCount } from './train';
@@ -56,7 +56,7 @@ describe('the model choice', () => {
   const history = series.history.filter((observation) => observation.hour.getTime() < end);
   const weather = series.weather.filter((hour) => hour.hour.getTime() < end);
   const model = trainForecaster({ site: SYNTHETIC_SITE, history, weather, now: new Date(end) });
-  const payload = model.payload as ForecastPayload;
+  const payload = model.payload as StoredForecastPayload;
   const parts: [keyof ServedModel, FeatureSet][] = [
     ['solar', 'solarWeather'],
     ['solarWithoutWeather', 'solarHistory'],
@@ -89,14 +89,17 @@ describe('the model choice', () => {
     const site = { ...SYNTHETIC_SITE, orientation: installed };
     const given = trainForecaster({ site, history, weather, now: new Date(end) });
     expect(given.servedModel!.orientation).toEqual({ ...installed, source: 'installed' });
-    const pv = (given.payload as ForecastPayload).pv;
+    const pv = (given.payload as StoredForecastPayload).pv;
     expect([pv.orientation, pv.orientationSource]).toEqual([installed, 'installed']);
     // The scale and coefficients are fitted for that plane, not the inferred one.
     expect(pv.clearSkyScale).not.toBe(payload.pv.clearSkyScale);
   });
 
   it('serves smart persistence for solar without weather when the history-only trees lost', () => {
-    const withoutTrees: ForecastPayload = { ...payload, models: { ...payload.models, solarHistory: null } };
+    const withoutTrees: StoredForecastPayload = {
+      ...payload,
+      models: { ...payload.models, solarHistory: null },
+    };
     const origin = end + DAY_HOURS * HOUR_MS;
     const recent = series.history.filter(
       (observation) =>

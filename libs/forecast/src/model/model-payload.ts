@@ -1,6 +1,7 @@
 import { TrainedModel } from '../forecaster';
 import { FeatureSet, readableFeatures } from './features';
 import { BoostedModel, isBoostedModel } from './gradient-boosting';
+import { isPackedBoostedModel, PackedBoostedModel, unpackBoostedModel } from './packed-trees';
 import { PvModel } from './pv-model';
 
 /** Bumped whenever the payload's meaning changes; an older model is then treated as untrained. */
@@ -27,7 +28,7 @@ export interface ValidationSummary {
   served: 'learned' | 'baseline';
 }
 
-/** What `TrainedModel.payload` holds: plain JSON. */
+/** A trained model's payload as the forecast uses it, its trees as arrays. */
 export interface ForecastPayload {
   kind: 'pv-physics+gradient-boosting';
   /** W: the scale power features are normalised by (the site's capacity or an estimate). */
@@ -50,7 +51,21 @@ export interface ForecastPayload {
   };
 }
 
+/**
+ * What `TrainedModel.payload` holds: plain JSON, the trees packed (`packed-trees.ts`). Models
+ * stored before the trees were packed hold them as arrays, and are read alike.
+ */
+export interface StoredForecastPayload extends Omit<ForecastPayload, 'models'> {
+  models: Record<FeatureSet, PackedBoostedModel | BoostedModel | null>;
+}
+
 const SETS: FeatureSet[] = ['solarHistory', 'solarWeather', 'loadHistory', 'loadWeather'];
+
+/**
+ * Payloads already read, by the stored object: one forecast reads its model's payload several
+ * times (the forecast, the day it scores, the array's clear sky), and unpacking takes a few ms.
+ */
+const readPayloads = new WeakMap<object, ForecastPayload | null>();
 
 /**
  * The payload of a stored model when this code can use it: right version, expected shape, and
@@ -59,22 +74,37 @@ const SETS: FeatureSet[] = ['solarHistory', 'solarWeather', 'loadHistory', 'load
  */
 export function readPayload(model: TrainedModel | null): ForecastPayload | null {
   if (!model || model.version !== MODEL_VERSION) return null;
-  const payload = model.payload as Partial<ForecastPayload> | null;
-  if (
-    !payload ||
-    payload.kind !== 'pv-physics+gradient-boosting' ||
-    typeof payload.capacityWatts !== 'number'
-  )
+  const stored = model.payload;
+  if (typeof stored !== 'object' || stored === null) return null;
+  let payload = readPayloads.get(stored);
+  if (payload === undefined) {
+    payload = unpackPayload(stored);
+    readPayloads.set(stored, payload);
+  }
+  return payload;
+}
+
+function unpackPayload(payload: Partial<StoredForecastPayload>): ForecastPayload | null {
+  if (payload.kind !== 'pv-physics+gradient-boosting' || typeof payload.capacityWatts !== 'number')
     return null;
   if (!payload.pv || !payload.models || !payload.featureNames || !payload.battery) return null;
+  const models = {} as ForecastPayload['models'];
   for (const set of SETS) {
-    const learner = payload.models[set];
-    if (learner !== null && !isBoostedModel(learner)) return null;
+    const learner = readLearner(payload.models[set]);
+    if (learner === undefined) return null;
     const names: unknown = payload.featureNames[set];
     if (!Array.isArray(names) || !names.every((name): name is string => typeof name === 'string'))
       return null;
     if (!readableFeatures(set, names)) return null;
     if (learner && learner.featureCount !== names.length) return null;
+    models[set] = learner;
   }
-  return payload as ForecastPayload;
+  return { ...(payload as StoredForecastPayload), models };
+}
+
+/** A stored learner with its trees as arrays: null where the baseline is served, undefined when unreadable. */
+function readLearner(stored: unknown): BoostedModel | null | undefined {
+  if (stored === null) return null;
+  if (isPackedBoostedModel(stored)) return unpackBoostedModel(stored) ?? undefined;
+  return isBoostedModel(stored) ? stored : undefined;
 }

@@ -17,7 +17,8 @@ import {
   recentClearSkyIndex,
 } from './features';
 import { BoostedModel, BoostingParams, Dataset, fitBoosted, predictBoosted } from './gradient-boosting';
-import { ForecastPayload, MODEL_VERSION, ValidationSummary } from './model-payload';
+import { MODEL_VERSION, StoredForecastPayload, ValidationSummary } from './model-payload';
+import { packBoostedModel } from './packed-trees';
 import { fitPvModel, PvModel } from './pv-model';
 import { HOUR_MS } from './pv-physics';
 import { buildTimeline, historySpan, hourFloor } from './timeline';
@@ -397,11 +398,20 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
     },
   };
 
-  const payload: ForecastPayload = {
+  const packed = (set: FeatureSet) => {
+    const model = models[set];
+    return model && packBoostedModel(model);
+  };
+  const payload: StoredForecastPayload = {
     kind: 'pv-physics+gradient-boosting',
     capacityWatts: capacity,
     pv,
-    models,
+    models: {
+      solarHistory: packed('solarHistory'),
+      solarWeather: packed('solarWeather'),
+      loadHistory: packed('loadHistory'),
+      loadWeather: packed('loadWeather'),
+    },
     featureNames: FEATURE_NAMES,
     battery: {
       capacityWh: estimateBatteryCapacity(timeline),
