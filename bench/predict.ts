@@ -180,7 +180,7 @@ async function storeModels(db: Client, sources: FleetSource[], now: Date): Promi
     return trainForecaster({ site: SYNTHETIC_SITE, history: series.history, weather: series.weather, now });
   });
   // Each model is sent once, stored for the first K sources; the others get a copy of one of
-  // those rows, a few hundred at a time (each model is about a megabyte).
+  // those rows, a few hundred at a time (each model is a few hundred KB of JSON).
   const ids = sources.map((source) => source.id);
   await db.query(
     `INSERT INTO forecast_models (sun_source_id, trained_at, data_points_used, metrics, model)
@@ -212,7 +212,10 @@ interface ComputeTimes {
   parseMs: number;
   /** structuredClone of the parsed model: what handing it to a worker thread costs the sender. */
   cloneMs: number;
-  /** The forecast with its physics-only twin, from 16 days of history and 8 days of weather. */
+  /**
+   * The forecast with its physics-only twin, from 16 days of history and 8 days of weather,
+   * reading the parsed model included (unpacking its trees).
+   */
   forecastMs: number;
 }
 

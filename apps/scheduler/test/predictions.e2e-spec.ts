@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
+import { TrainedModel } from '@solar/forecast';
 import {
+  ForecastModelRepository,
   PredictionJobRecord,
   PredictionJobStore,
   PredictionRunner,
@@ -19,6 +21,7 @@ import {
   FakeOpenMeteo,
   insertTelemetryHistory,
   TestEnvironment,
+  withTreesAsArrays,
 } from '@solar/testing';
 import { createSchedulerApp } from '../src/create-scheduler-app';
 import { JobRunner } from '../src/jobs/job-runner';
@@ -260,6 +263,48 @@ describe('scheduled predictions', () => {
       status: 'skipped',
       reason: 'this slot already ran on another instance',
     });
+  });
+
+  it('stores a model kept with its trees as arrays packed, once its first forecast is made', async () => {
+    const keen = await user('1');
+    const id = await source(keen);
+    await history(id);
+    const runner = first.get(PredictionRunner);
+    expect(
+      await runner.runQueued({ jobId: `train_pack_${Date.now()}`, type: 'train', sunSourceId: id }),
+    ).toBe('completed');
+    const storedModel = async () =>
+      (
+        await db.query<{ model: TrainedModel; trainedAt: Date }>(
+          `SELECT model, trained_at AS "trainedAt" FROM forecast_models WHERE sun_source_id = $1`,
+          [id],
+        )
+      ).rows[0];
+    const trained = await storedModel();
+    const older = withTreesAsArrays(trained.model);
+    expect(older).not.toEqual(trained.model);
+    await db.query(`UPDATE forecast_models SET model = $2::jsonb WHERE sun_source_id = $1`, [
+      id,
+      JSON.stringify(older),
+    ]);
+
+    expect((await runner.runScheduled({ id, userId: keen })).status).toBe('completed');
+    expect(await storedModel()).toEqual(trained);
+    // The same forecast from either form: the clock stands still.
+    expect((await runner.runScheduled({ id, userId: keen })).status).toBe('completed');
+    const forecasts = await db.query<{ predictions: unknown }>(
+      `SELECT predictions FROM predictions WHERE sun_source_id = $1`,
+      [id],
+    );
+    expect(forecasts.rows).toHaveLength(2);
+    expect(forecasts.rows[1]).toEqual(forecasts.rows[0]);
+
+    // A training since the model was read wins over its packed copy.
+    const repository = first.get(ForecastModelRepository);
+    expect(await repository.replaceTrainedAt(id, new Date(trained.trainedAt.getTime() - 1), older)).toBe(
+      false,
+    );
+    expect(await storedModel()).toEqual(trained);
   });
 
   it('never runs concurrently with itself', async () => {

@@ -15,3 +15,4 @@ export * from './api-harness';
 export * from './metrics-scrape';
 export * from './spec-database';
 export * from './telemetry-history';
+export * from './forecast-models';

@@ -1,6 +1,6 @@
 import { Forecast, ForecastInput, TrainedModel } from '../forecaster';
 import { clearSkyGhi } from '../solar/irradiance';
-import { forecast, forecastWithPhysics, trainForecaster } from './index';
+import { forecast, forecastWithPhysics, trainForecaster, withPackedTrees } from './index';
 import { ForecastPayload, StoredForecastPayload } from './model-payload';
 import { isPackedBoostedModel, unpackBoostedModel } from './packed-trees';
 import { HOUR_MS } from './pv-physics';
@@ -243,6 +243,9 @@ describe('forecast', () => {
     );
     const older = JSON.parse(JSON.stringify({ ...model, payload: { ...payload, models: asArrays } }));
     expect(forecast({ ...inputAt(trainEnd, true), model: older })).toEqual(forecast(inputAt(trainEnd, true)));
+    // Packed again, it is the model as trained; a packed model has nothing to pack.
+    expect(withPackedTrees(older)).toEqual(model);
+    expect(withPackedTrees(model)).toBeNull();
   });
 
   it('falls back to the physics-only baseline when packed trees are damaged', () => {

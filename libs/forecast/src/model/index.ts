@@ -1,3 +1,6 @@
 export { trainForecaster, TRAINING_DAYS } from './train';
 export { forecast, forecastWithPhysics } from './predict';
 export { planeNormal } from './pv-physics';
+export { withPackedTrees } from './model-payload';
+export { isPackedBoostedModel, packBoostedModel, unpackBoostedModel } from './packed-trees';
+export type { PackedBoostedModel } from './packed-trees';

@@ -1,7 +1,12 @@
 import { TrainedModel } from '../forecaster';
 import { FeatureSet, readableFeatures } from './features';
 import { BoostedModel, isBoostedModel } from './gradient-boosting';
-import { isPackedBoostedModel, PackedBoostedModel, unpackBoostedModel } from './packed-trees';
+import {
+  isPackedBoostedModel,
+  packBoostedModel,
+  PackedBoostedModel,
+  unpackBoostedModel,
+} from './packed-trees';
 import { PvModel } from './pv-model';
 
 /** Bumped whenever the payload's meaning changes; an older model is then treated as untrained. */
@@ -107,4 +112,32 @@ function readLearner(stored: unknown): BoostedModel | null | undefined {
   if (stored === null) return null;
   if (isPackedBoostedModel(stored)) return unpackBoostedModel(stored) ?? undefined;
   return isBoostedModel(stored) ? stored : undefined;
+}
+
+/**
+ * A model stored before the trees were packed, with its trees packed: the same model, read alike,
+ * in a quarter of the size. Null when there is nothing to pack (packed already, no trees, or a
+ * model this code cannot read).
+ */
+export function withPackedTrees(model: TrainedModel): TrainedModel | null {
+  const stored = model.payload as StoredForecastPayload;
+  const payload = readPayload(model);
+  if (!payload || !SETS.some((set) => isBoostedModel(stored.models[set]))) return null;
+  return { ...model, payload: { ...stored, models: packedLearners(payload.models) } };
+}
+
+/** The learners as a payload stores them: their trees packed. */
+export function packedLearners(
+  models: Record<FeatureSet, BoostedModel | null>,
+): StoredForecastPayload['models'] {
+  const packed = (set: FeatureSet) => {
+    const learner = models[set];
+    return learner && packBoostedModel(learner);
+  };
+  return {
+    solarHistory: packed('solarHistory'),
+    solarWeather: packed('solarWeather'),
+    loadHistory: packed('loadHistory'),
+    loadWeather: packed('loadWeather'),
+  };
 }

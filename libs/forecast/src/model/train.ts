@@ -17,8 +17,7 @@ import {
   recentClearSkyIndex,
 } from './features';
 import { BoostedModel, BoostingParams, Dataset, fitBoosted, predictBoosted } from './gradient-boosting';
-import { MODEL_VERSION, StoredForecastPayload, ValidationSummary } from './model-payload';
-import { packBoostedModel } from './packed-trees';
+import { MODEL_VERSION, packedLearners, StoredForecastPayload, ValidationSummary } from './model-payload';
 import { fitPvModel, PvModel } from './pv-model';
 import { HOUR_MS } from './pv-physics';
 import { buildTimeline, historySpan, hourFloor } from './timeline';
@@ -398,20 +397,11 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
     },
   };
 
-  const packed = (set: FeatureSet) => {
-    const model = models[set];
-    return model && packBoostedModel(model);
-  };
   const payload: StoredForecastPayload = {
     kind: 'pv-physics+gradient-boosting',
     capacityWatts: capacity,
     pv,
-    models: {
-      solarHistory: packed('solarHistory'),
-      solarWeather: packed('solarWeather'),
-      loadHistory: packed('loadHistory'),
-      loadWeather: packed('loadWeather'),
-    },
+    models: packedLearners(models),
     featureNames: FEATURE_NAMES,
     battery: {
       capacityWh: estimateBatteryCapacity(timeline),

@@ -30,12 +30,16 @@ export class ForecastModelRepository {
     );
   }
 
-  async model(sunSourceId: string): Promise<TrainedModel | undefined> {
-    const rows: Array<{ model: TrainedModel }> = await this.dataSource.query(
-      `SELECT model FROM forecast_models WHERE sun_source_id = $1`,
-      [sunSourceId],
+  /**
+   * Stores `model` in place of the one trained at `trainedAt`, unless a training has replaced that
+   * since; says whether it did.
+   */
+  async replaceTrainedAt(sunSourceId: string, trainedAt: Date, model: TrainedModel): Promise<boolean> {
+    const [, updated]: [unknown, number] = await this.dataSource.query(
+      `UPDATE forecast_models SET model = $3::jsonb WHERE sun_source_id = $1 AND trained_at = $2`,
+      [sunSourceId, trainedAt, JSON.stringify(model)],
     );
-    return rows[0]?.model;
+    return updated === 1;
   }
 
   /** The stored model with the time of its training, as the forecast will read it. */
