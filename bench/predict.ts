@@ -348,8 +348,14 @@ async function main(resources: RunResources, held: Held): Promise<void> {
   ).rows[0];
   const compute = await timeCompute(db);
   const modelKiB = compute.map((times) => times.kib);
+  // What the models take in the database, compressed as PostgreSQL stores them, before the jobs run.
+  const { rows: modelTable } = await db.query<{ bytes: string }>(
+    `SELECT pg_total_relation_size('forecast_models') AS bytes`,
+  );
+  const modelsStoredMiB = round(Number(modelTable[0].bytes) / 2 ** 20, 1);
   log(
-    `${fleetSize} sources, ${readings} readings over ${hours} hours, models of ${modelKiB.join(', ')} KiB of JSON`,
+    `${fleetSize} sources, ${readings} readings over ${hours} hours, models of ${modelKiB.join(', ')} KiB of JSON, ` +
+      `${modelsStoredMiB} MiB stored`,
   );
   log(`compute per model: ${compute.map((times) => JSON.stringify(times)).join(' ')}`);
 
@@ -388,6 +394,7 @@ async function main(resources: RunResources, held: Held): Promise<void> {
     readings,
     historyHours: hours,
     modelKiB,
+    modelsStoredMiB,
     compute,
     weather: {
       seconds: round(weatherRun.seconds, 1),
@@ -424,6 +431,7 @@ async function main(resources: RunResources, held: Held): Promise<void> {
       '',
       `Scheduled jobs of a fleet (${machine})`,
       ` fleet       ${fleetSize} sources, ${readings} readings over ${hours} hours, models of ${modelKiB.join('/')} KiB of JSON`,
+      ` models      ${modelsStoredMiB} MiB in forecast_models, ${round((modelsStoredMiB * 1024) / fleetSize)} KiB a source`,
       ` weather     ${figures.weather.seconds} s for ${weather.requests.length} fetches from a provider on loopback, ${JSON.stringify(figures.weather.report)}`,
       ` predict     ${p.processSeconds} s for the process, ${p.firstToLastSeconds} s from the first stored forecast to the last; ${JSON.stringify(p.report)}`,
       ` stored      ${p.stored} forecasts, ${p.dayAhead} day-ahead rows`,
