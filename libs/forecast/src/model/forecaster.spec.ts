@@ -1,16 +1,11 @@
+import { withTreesAsArrays } from '@solar/testing';
 import { Forecast, ForecastInput, TrainedModel } from '../forecaster';
 import { clearSkyGhi } from '../solar/irradiance';
 import { forecast, forecastWithPhysics, trainForecaster, withPackedTrees } from './index';
 import { ForecastPayload, StoredForecastPayload } from './model-payload';
-import { isPackedBoostedModel, unpackBoostedModel } from './packed-trees';
+import { isPackedBoostedModel } from './packed-trees';
 import { HOUR_MS } from './pv-physics';
-import {
-  SYNTHETIC_ORIENTATION,
-  SYNTHETIC_SITE,
-  syntheticLoad,
-  syntheticSeries,
-  withPlainArrays,
-} from './model.fixtures';
+import { SYNTHETIC_ORIENTATION, SYNTHETIC_SITE, syntheticLoad, syntheticSeries } from './model.fixtures';
 
 const START = Date.parse('2024-03-01T00:00:00Z');
 const TRAIN_DAYS = 90;
@@ -234,14 +229,8 @@ describe('forecast', () => {
   });
 
   it('reads trees stored packed or, as older models hold them, as arrays alike', () => {
-    const asArrays = Object.fromEntries(
-      Object.entries(payload.models).map(([set, learner]) => {
-        const unpacked = isPackedBoostedModel(learner) && unpackBoostedModel(learner);
-        if (!unpacked) throw new Error(`${set}: not packed trees`);
-        return [set, withPlainArrays(unpacked)];
-      }),
-    );
-    const older = JSON.parse(JSON.stringify({ ...model, payload: { ...payload, models: asArrays } }));
+    expect(Object.values(payload.models).every(isPackedBoostedModel)).toBe(true);
+    const older = JSON.parse(JSON.stringify(withTreesAsArrays(model)));
     expect(forecast({ ...inputAt(trainEnd, true), model: older })).toEqual(forecast(inputAt(trainEnd, true)));
     // Packed again, it is the model as trained; a packed model has nothing to pack.
     expect(withPackedTrees(older)).toEqual(model);

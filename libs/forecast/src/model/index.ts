@@ -4,3 +4,4 @@ export { planeNormal } from './pv-physics';
 export { withPackedTrees } from './model-payload';
 export { isPackedBoostedModel, packBoostedModel, unpackBoostedModel } from './packed-trees';
 export type { PackedBoostedModel } from './packed-trees';
+export type { BoostedModel, RegressionTree } from './gradient-boosting';

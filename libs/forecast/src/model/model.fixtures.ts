@@ -1,5 +1,5 @@
 import { HourlyObservation, HourlyWeather, Site } from '../forecaster';
-import { BoostedModel, seededRandom } from './gradient-boosting';
+import { seededRandom } from './gradient-boosting';
 import { decompose, HOUR_MS, Orientation, planeOfArray, sunGeometry } from './pv-physics';
 
 /**
@@ -97,19 +97,4 @@ export function syntheticSeries(start: number, days: number, seed = 1): Syntheti
     });
   }
   return { history, weather, solar, load };
-}
-
-/** A boosted model with its trees as plain arrays, as training makes them and older models stored them. */
-export function withPlainArrays(model: BoostedModel): BoostedModel {
-  return {
-    ...model,
-    trees: model.trees.map((tree) => ({
-      feature: Array.from(tree.feature),
-      threshold: Array.from(tree.threshold),
-      missingLeft: Array.from(tree.missingLeft),
-      left: Array.from(tree.left),
-      right: Array.from(tree.right),
-      value: Array.from(tree.value),
-    })),
-  };
 }

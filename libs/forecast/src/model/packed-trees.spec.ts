@@ -1,6 +1,6 @@
 import { deflateSync, inflateSync } from 'node:zlib';
+import { withPlainArrays } from '@solar/testing';
 import { BoostedModel, fitBoosted, predictBoosted, seededRandom } from './gradient-boosting';
-import { withPlainArrays } from './model.fixtures';
 import {
   isPackedBoostedModel,
   packBoostedModel,
