@@ -11,6 +11,7 @@ import {
   PredictionJobRecord,
   PredictionJobStore,
   PredictionRunner,
+  ScheduledPredictions,
   TrainingThreadForecastCompute,
 } from '@solar/predictions';
 import { REDIS, RedisLocks } from '@solar/redis';
@@ -305,6 +306,80 @@ describe('scheduled predictions', () => {
       false,
     );
     expect(await storedModel()).toEqual(trained);
+  });
+
+  it('trains a young model again once it is 30 days old, before the forecast reads it', async () => {
+    const keen = await user('1');
+    const [young, fresh, full] = [await source(keen), await source(keen), await source(keen)];
+    for (const id of [young, fresh, full]) await history(id);
+    // Due too, but its history is gone: its training fails, its model stays and forecasts.
+    const emptied = await source(keen);
+    expect(
+      await first
+        .get(PredictionRunner)
+        .runQueued({ jobId: `train_young_${Date.now()}`, type: 'train', sunSourceId: young }),
+    ).toBe('completed');
+    // Its copies, as if trained 29 days ago, and 40 days ago on most of a year; itself 31 days ago.
+    const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY_MS);
+    for (const id of [fresh, full, emptied]) {
+      await db.query(
+        `INSERT INTO forecast_models (sun_source_id, trained_at, data_points_used, metrics, model)
+         SELECT $1, trained_at, data_points_used, metrics, model FROM forecast_models WHERE sun_source_id = $2`,
+        [id, young],
+      );
+    }
+    for (const [id, days] of [
+      [young, 31],
+      [emptied, 32],
+      [fresh, 29],
+      [full, 40],
+    ] as const) {
+      await db.query(
+        `UPDATE forecast_models SET trained_at = $2::timestamptz, model = jsonb_set(model, '{trainedAt}', to_jsonb($2::text))
+          WHERE sun_source_id = $1`,
+        [id, daysAgo(days).toISOString()],
+      );
+    }
+    await db.query(`UPDATE forecast_models SET data_points_used = $2 WHERE sun_source_id = $1`, [
+      full,
+      330 * 24,
+    ]);
+    const trainedAt = async (id: string) =>
+      (
+        await db.query<{ trainedAt: Date; hours: number }>(
+          `SELECT trained_at AS "trainedAt", data_points_used AS hours FROM forecast_models WHERE sun_source_id = $1`,
+          [id],
+        )
+      ).rows[0];
+    const before = await trainedAt(young);
+
+    const counts = await first.get(ScheduledPredictions).run();
+    // (The other tests' sources are forecast too; one of them was never trained.)
+    expect(counts).toMatchObject({ retrained: 1 });
+    expect(await trainedAt(young)).toEqual({ trainedAt: NOW, hours: before.hours });
+    expect(await trainedAt(fresh)).toEqual({
+      trainedAt: daysAgo(29),
+      hours: before.hours,
+    });
+    expect(await trainedAt(full)).toEqual({
+      trainedAt: daysAgo(40),
+      hours: 330 * 24,
+    });
+    expect(await trainedAt(emptied)).toEqual({ trainedAt: daysAgo(32), hours: before.hours });
+    // The forecasts of the same run read the models stored then: the new one for `young`.
+    const dayAhead = await db.query(
+      `SELECT sun_source_id AS id, model_trained_at AS "trainedAt" FROM day_ahead_forecasts
+        WHERE sun_source_id = ANY($1)`,
+      [[young, fresh, full, emptied]],
+    );
+    expect(new Map(dayAhead.rows.map((row) => [row.id, row.trainedAt]))).toEqual(
+      new Map([
+        [young, NOW],
+        [fresh, daysAgo(29)],
+        [full, daysAgo(40)],
+        [emptied, daysAgo(32)],
+      ]),
+    );
   });
 
   it('never runs concurrently with itself', async () => {

@@ -31,15 +31,52 @@ export class ForecastModelRepository {
   }
 
   /**
-   * Stores `model` in place of the one trained at `trainedAt`, unless a training has replaced that
-   * since; says whether it did.
+   * Stores `model`, trained at `trainedAt`, in place of the one trained at `replacing`, unless a
+   * training has replaced that since; says whether it did. `trainedAt` defaults to `replacing`:
+   * the same model stored in another form.
    */
-  async replaceTrainedAt(sunSourceId: string, trainedAt: Date, model: TrainedModel): Promise<boolean> {
+  async replaceTrainedAt(
+    sunSourceId: string,
+    replacing: Date,
+    model: TrainedModel,
+    trainedAt: Date = replacing,
+  ): Promise<boolean> {
     const [, updated]: [unknown, number] = await this.dataSource.query(
-      `UPDATE forecast_models SET model = $3::jsonb WHERE sun_source_id = $1 AND trained_at = $2`,
-      [sunSourceId, trainedAt, JSON.stringify(model)],
+      `UPDATE forecast_models
+          SET trained_at = $3, data_points_used = $4, metrics = $5::jsonb, model = $6::jsonb
+        WHERE sun_source_id = $1 AND trained_at = $2`,
+      [
+        sunSourceId,
+        replacing,
+        trainedAt,
+        model.dataPointsUsed,
+        JSON.stringify(model.metrics),
+        JSON.stringify(model),
+      ],
     );
     return updated === 1;
+  }
+
+  /**
+   * Of the sources `sunSourceIds`, those whose model was trained at `trainedBefore` or earlier on
+   * fewer than `fewerHoursThan` hours of data, or at `anyTrainedBefore` or earlier: the longest
+   * untrained first, at most `limit`.
+   */
+  async trainedLongAgo(
+    sunSourceIds: readonly string[],
+    due: { trainedBefore: Date; fewerHoursThan: number; anyTrainedBefore: Date },
+    limit: number,
+  ): Promise<Array<{ sunSourceId: string; trainedAt: Date }>> {
+    if (sunSourceIds.length === 0 || limit <= 0) return [];
+    return this.dataSource.query(
+      `SELECT sun_source_id AS "sunSourceId", trained_at AS "trainedAt"
+         FROM forecast_models
+        WHERE sun_source_id = ANY($1::uuid[])
+          AND ((trained_at <= $2 AND data_points_used < $3) OR trained_at <= $4)
+        ORDER BY trained_at, sun_source_id
+        LIMIT $5`,
+      [sunSourceIds, due.trainedBefore, due.fewerHoursThan, due.anyTrainedBefore, limit],
+    );
   }
 
   /** The stored model with the time of its training, as the forecast will read it. */

@@ -17,6 +17,7 @@ import {
   Site,
   TrainedModel,
   TRAINING_DAYS,
+  TrainingInput,
   withPackedTrees,
 } from '@solar/forecast';
 import { ForecastCompute, ForecastComputeError } from '../compute/forecast-compute';
@@ -159,21 +160,11 @@ export class PredictionRunner {
     progress: JobProgress,
   ): Promise<JobOutcome> {
     progress.report(10, 'Loading history');
-    const from = new Date(now.getTime() - TRAINING_WINDOW_MS);
-    // A year of hours from the rollup: the raw rows of a year are millions.
-    const history = await this.history.measuredHours(sunSourceId, from, now);
-    if (history.length < MIN_TRAINING_HOURS)
-      throw new PredictionJobError(notEnoughDataMessage(history.length));
-    // One hour more: the last hour's radiation is stamped at its end.
-    const weather = toModelWeather(
-      await this.weather.hourly(sunSourceId, { from, to: new Date(now.getTime() + HOUR_MS) }),
-    );
-
+    const data = await this.trainingData(sunSourceId, now);
     progress.report(15, 'Training the model');
     const model = await this.compute.train({
       site,
-      history,
-      weather,
+      ...data,
       now,
       onProgress: (percent) => progress.report(15 + 0.75 * percent),
     });
@@ -187,6 +178,47 @@ export class PredictionRunner {
       modelMetrics: model.metrics,
       servedModel: model.servedModel ?? null,
     };
+  }
+
+  /**
+   * A scheduled run's new training of a source's model (docs/forecasting.md, "Training again"),
+   * stored in place of the one trained at `replacing` unless a training has replaced that
+   * meanwhile. Says whether it stored one; a failure is logged and the stored model stays.
+   */
+  async retrain(sunSourceId: string, replacing: Date): Promise<boolean> {
+    try {
+      const source = await this.sources.findAny(sunSourceId);
+      if (!source) return false;
+      const site = siteOf(source);
+      const now = this.clock.now();
+      const model = await this.compute.train({ site, ...(await this.trainingData(sunSourceId, now)), now });
+      const trainedAt = validDate(model.trainedAt) ?? now;
+      const stored = await this.models.replaceTrainedAt(sunSourceId, replacing, model, trainedAt);
+      if (stored) this.logger.log({ sunSourceId, hours: model.dataPointsUsed }, 'model trained again');
+      return stored;
+    } catch (error) {
+      if (error instanceof PredictionJobError || error instanceof ForecastComputeError)
+        this.logger.warn({ sunSourceId, reason: error.message }, 'could not train the model again');
+      else this.logger.error({ err: error, sunSourceId }, 'could not train the model again');
+      return false;
+    }
+  }
+
+  /** The source's last year of hours and their weather, as a training reads them. */
+  private async trainingData(
+    sunSourceId: string,
+    now: Date,
+  ): Promise<Pick<TrainingInput, 'history' | 'weather'>> {
+    const from = new Date(now.getTime() - TRAINING_WINDOW_MS);
+    // A year of hours from the rollup: the raw rows of a year are millions.
+    const history = await this.history.measuredHours(sunSourceId, from, now);
+    if (history.length < MIN_TRAINING_HOURS)
+      throw new PredictionJobError(notEnoughDataMessage(history.length));
+    // One hour more: the last hour's radiation is stamped at its end.
+    const weather = toModelWeather(
+      await this.weather.hourly(sunSourceId, { from, to: new Date(now.getTime() + HOUR_MS) }),
+    );
+    return { history, weather };
   }
 
   private async forecast(

@@ -1,6 +1,12 @@
+import { Clock } from '@solar/core';
 import { ScheduledSource, SunSourcesService } from '@solar/domain';
+import { ForecastModelRepository } from '../storage/forecast-model.repository';
 import { PredictionRunner } from './prediction-runner';
-import { ScheduledPredictions } from './scheduled-predictions';
+import { RETRAINING, ScheduledPredictions } from './scheduled-predictions';
+
+const NOW = new Date('2026-06-10T12:30:00Z');
+const DAY_MS = 86_400_000;
+const clock: Clock = { now: () => new Date(NOW) };
 
 const located = (id: string, fields: Partial<ScheduledSource> = {}): ScheduledSource => ({
   id,
@@ -15,10 +21,26 @@ const located = (id: string, fields: Partial<ScheduledSource> = {}): ScheduledSo
 class HeldRunner {
   readonly started: string[] = [];
   running = 0;
+  training = 0;
   most = 0;
   private readonly waiting: Array<() => void> = [];
 
+  /** What happened, in order: `retrain:<id>` and `forecast:<id>`. */
+  readonly events: string[] = [];
+
+  async retrain(sunSourceId: string, replacing: Date) {
+    this.events.push(`retrain:${sunSourceId}`);
+    expect(replacing).toBeInstanceOf(Date);
+    // One at a time, and before any forecast.
+    this.training += 1;
+    expect({ training: this.training, forecasting: this.running }).toEqual({ training: 1, forecasting: 0 });
+    await new Promise((resolve) => setImmediate(resolve));
+    this.training -= 1;
+    return sunSourceId !== 'refused';
+  }
+
   async runScheduled(source: { id: string }) {
+    this.events.push(`forecast:${source.id}`);
     this.started.push(source.id);
     this.running += 1;
     this.most = Math.max(this.most, this.running);
@@ -50,18 +72,73 @@ describe('ScheduledPredictions', () => {
     const scheduled = new ScheduledPredictions(
       { scheduledSources: async () => sources } as unknown as SunSourcesService,
       runner as unknown as PredictionRunner,
+      { trainedLongAgo: async () => [] } as unknown as ForecastModelRepository,
+      clock,
     );
     const run = scheduled.run();
-    await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
     // Four started, the fifth waits for one of them to end.
     expect(runner.started).toEqual(['fails', 'throws', 's0', 's1']);
     await runner.drain();
-    await expect(run).resolves.toEqual({ predicted: 8, failed: 2, skipped: 2 });
+    await expect(run).resolves.toEqual({ retrained: 0, predicted: 8, failed: 2, skipped: 2 });
     expect(runner.started).toEqual([
       'fails',
       'throws',
       ...Array.from({ length: 8 }, (_, index) => `s${index}`),
     ]);
     expect(runner.most).toBe(4);
+  });
+
+  it('first trains again, one at a time, the models the repository finds due, then forecasts', async () => {
+    const sources = [
+      located('young'),
+      located('refused'),
+      located('fresh'),
+      located('inactive', { isActive: false }),
+    ];
+    const asked: unknown[] = [];
+    const runner = new HeldRunner();
+    const scheduled = new ScheduledPredictions(
+      { scheduledSources: async () => sources } as unknown as SunSourcesService,
+      runner as unknown as PredictionRunner,
+      {
+        trainedLongAgo: async (...args: unknown[]) => {
+          asked.push(args);
+          return [
+            { sunSourceId: 'young', trainedAt: new Date(NOW.getTime() - 40 * DAY_MS) },
+            { sunSourceId: 'refused', trainedAt: new Date(NOW.getTime() - 31 * DAY_MS) },
+          ];
+        },
+      } as unknown as ForecastModelRepository,
+      clock,
+    );
+    const run = scheduled.run();
+    let ended = false;
+    void run.finally(() => (ended = true));
+    // Lets every forecast end, as they start, until the run has ended.
+    while (!ended) {
+      await runner.drain();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await expect(run).resolves.toEqual({ retrained: 1, predicted: 3, failed: 0, skipped: 1 });
+    expect(runner.events).toEqual([
+      'retrain:young',
+      'retrain:refused',
+      'forecast:young',
+      'forecast:refused',
+      'forecast:fresh',
+    ]);
+    // Asked of the active located sources only, with the rule's moments.
+    expect(asked).toEqual([
+      [
+        ['young', 'refused', 'fresh'],
+        {
+          trainedBefore: new Date(NOW.getTime() - 30 * DAY_MS),
+          fewerHoursThan: 330 * 24,
+          anyTrainedBefore: new Date(NOW.getTime() - 365 * DAY_MS),
+        },
+        RETRAINING.perRun,
+      ],
+    ]);
   });
 });

@@ -1,9 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { eachConcurrently } from '@solar/core';
+import { Clock, eachConcurrently } from '@solar/core';
 import { coordinatesOf, ScheduledSource, SettingType, SunSourcesService } from '@solar/domain';
+import { ForecastModelRepository } from '../storage/forecast-model.repository';
 import { PredictionRunner } from './prediction-runner';
 
 export interface ScheduledPredictionCounts {
+  /** Sources whose model was trained again before their forecast. */
+  retrained: number;
   /** Sources that got a new forecast. */
   predicted: number;
   /** Sources whose forecast failed (never trained, or an error; logged); the others went on. */
@@ -19,10 +22,29 @@ export interface ScheduledPredictionCounts {
  */
 const CONCURRENCY = 4;
 
+const DAY_MS = 86_400_000;
+
+/**
+ * When a run trains a model again (docs/forecasting.md, "Training again"): once it is 30 days
+ * old while it was trained on less than 330 days of hours, a young source's model, which has not
+ * seen the seasons its history now holds; and once it is a year old, whatever it was trained on.
+ */
+export const RETRAINING = {
+  youngAfterDays: 30,
+  fullYearHours: 330 * 24,
+  anyAfterDays: 365,
+  /**
+   * Trainings per run, the longest untrained first, one at a time: a second or so each, so a
+   * run that finds a whole fleet due (the first after an upgrade) still ends in minutes, and the
+   * rest wait for the next runs.
+   */
+  perRun: 100,
+} as const;
+
 /**
  * The scheduler's prediction job: one forecast for every active source with coordinates of every
  * user whose setting 1 (AutoRunPredictions) is "1", a few at a time, each failure confined to its
- * source.
+ * source. First, the models of those sources that are due are trained again (`RETRAINING`).
  */
 @Injectable()
 export class ScheduledPredictions {
@@ -31,15 +53,18 @@ export class ScheduledPredictions {
   constructor(
     private readonly sources: SunSourcesService,
     private readonly runner: PredictionRunner,
+    private readonly models: ForecastModelRepository,
+    private readonly clock: Clock,
   ) {}
 
   async run(): Promise<ScheduledPredictionCounts> {
-    const counts: ScheduledPredictionCounts = { predicted: 0, failed: 0, skipped: 0 };
+    const counts: ScheduledPredictionCounts = { retrained: 0, predicted: 0, failed: 0, skipped: 0 };
     const due: ScheduledSource[] = [];
     for (const source of await this.sources.scheduledSources(SettingType.AutoRunPredictions)) {
       if (source.isActive && coordinatesOf(source)) due.push(source);
       else counts.skipped += 1;
     }
+    counts.retrained = await this.retrainOldModels(due);
     await eachConcurrently(due, CONCURRENCY, async (source) => {
       try {
         // A failed run is logged, with its reason, by the runner.
@@ -52,5 +77,24 @@ export class ScheduledPredictions {
       }
     });
     return counts;
+  }
+
+  /** Trains again, one at a time, the models of `sources` that are due; says how many it stored. */
+  private async retrainOldModels(sources: readonly ScheduledSource[]): Promise<number> {
+    const now = this.clock.now().getTime();
+    const old = await this.models.trainedLongAgo(
+      sources.map((source) => source.id),
+      {
+        trainedBefore: new Date(now - RETRAINING.youngAfterDays * DAY_MS),
+        fewerHoursThan: RETRAINING.fullYearHours,
+        anyTrainedBefore: new Date(now - RETRAINING.anyAfterDays * DAY_MS),
+      },
+      RETRAINING.perRun,
+    );
+    let retrained = 0;
+    for (const { sunSourceId, trainedAt } of old) {
+      if (await this.runner.retrain(sunSourceId, trainedAt)) retrained += 1;
+    }
+    return retrained;
   }
 }
