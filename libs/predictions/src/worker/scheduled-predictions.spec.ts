@@ -50,6 +50,17 @@ class HeldRunner {
     return { jobId: `scheduled-${source.id}`, status: source.id === 'fails' ? 'failed' : 'completed' };
   }
 
+  /** Lets every forecast end as they start, until `run` has ended; gives it back. */
+  async finish<T>(run: Promise<T>): Promise<T> {
+    let ended = false;
+    void run.finally(() => (ended = true)).catch(() => undefined);
+    while (!ended) {
+      await this.drain();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return run;
+  }
+
   /** Lets every run started so far end, until none is left. */
   async drain(): Promise<void> {
     while (this.waiting.length > 0 || this.running > 0) {
@@ -112,14 +123,7 @@ describe('ScheduledPredictions', () => {
       } as unknown as ForecastModelRepository,
       clock,
     );
-    const run = scheduled.run();
-    let ended = false;
-    void run.finally(() => (ended = true));
-    // Lets every forecast end, as they start, until the run has ended.
-    while (!ended) {
-      await runner.drain();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const run = runner.finish(scheduled.run());
     await expect(run).resolves.toEqual({ retrained: 1, predicted: 3, failed: 0, skipped: 1 });
     expect(runner.events).toEqual([
       'retrain:young',
@@ -139,6 +143,36 @@ describe('ScheduledPredictions', () => {
         },
         RETRAINING.perRun,
       ],
+    ]);
+  });
+
+  it('starts no training after ten minutes of them', async () => {
+    const sources = Array.from({ length: 5 }, (_, index) => located(`due${index}`));
+    const runner = new HeldRunner();
+    // Each training takes four minutes of the clock.
+    const trainings = () => runner.events.filter((event) => event.startsWith('retrain:')).length;
+    const slowClock: Clock = { now: () => new Date(NOW.getTime() + trainings() * 4 * 60_000) };
+    const scheduled = new ScheduledPredictions(
+      { scheduledSources: async () => sources } as unknown as SunSourcesService,
+      runner as unknown as PredictionRunner,
+      {
+        trainedLongAgo: async () =>
+          sources.map((source) => ({
+            sunSourceId: source.id,
+            trainedAt: new Date(NOW.getTime() - 40 * DAY_MS),
+          })),
+      } as unknown as ForecastModelRepository,
+      slowClock,
+    );
+    const run = runner.finish(scheduled.run());
+    // Started at 0, 4 and 8 minutes; at 12 the budget of 10 is spent.
+    expect(RETRAINING.minutesPerRun).toBe(10);
+    await expect(run).resolves.toEqual({ retrained: 3, predicted: 5, failed: 0, skipped: 0 });
+    expect(runner.events.slice(0, 4)).toEqual([
+      'retrain:due0',
+      'retrain:due1',
+      'retrain:due2',
+      'forecast:due0',
     ]);
   });
 });

@@ -34,11 +34,13 @@ export const RETRAINING = {
   fullYearHours: 330 * 24,
   anyAfterDays: 365,
   /**
-   * Trainings per run, the longest untrained first, one at a time: a second or so each, so a
-   * run that finds a whole fleet due (the first after an upgrade) still ends in minutes, and the
-   * rest wait for the next runs.
+   * One at a time, the longest untrained first, at most this many a run and none started after
+   * `minutesPerRun` (a year's training took 3.5 s on the fleet bench's sources, docs/performance.md):
+   * a run that finds a whole fleet due, the first after an upgrade, still ends within its slot,
+   * and the rest wait for the next runs.
    */
   perRun: 100,
+  minutesPerRun: 10,
 } as const;
 
 /**
@@ -82,6 +84,7 @@ export class ScheduledPredictions {
   /** Trains again, one at a time, the models of `sources` that are due; says how many it stored. */
   private async retrainOldModels(sources: readonly ScheduledSource[]): Promise<number> {
     const now = this.clock.now().getTime();
+    const stopAt = now + RETRAINING.minutesPerRun * 60_000;
     const old = await this.models.trainedLongAgo(
       sources.map((source) => source.id),
       {
@@ -93,6 +96,7 @@ export class ScheduledPredictions {
     );
     let retrained = 0;
     for (const { sunSourceId, trainedAt } of old) {
+      if (this.clock.now().getTime() >= stopAt) break;
       if (await this.runner.retrain(sunSourceId, trainedAt)) retrained += 1;
     }
     return retrained;
