@@ -38,6 +38,7 @@ const { values: flags } = parseArgs({
     sources: { type: 'string', default: '500' },
     interval: { type: 'string', default: '60' },
     models: { type: 'string', default: '4' },
+    due: { type: 'string', default: '0' },
     'app-root': { type: 'string' },
     keep: { type: 'boolean', default: false },
     database: { type: 'string' },
@@ -51,6 +52,8 @@ if (flags.help) {
   --sources N       sources in the fleet (500)
   --interval S      seconds between a device's readings in its history (60)
   --models K        distinct trained models shared out among the sources (4)
+  --due N           give the first N sources a year of hourly history and weather and a model a
+                    year and a day old, so the job trains them again before forecasting (0)
   --app-root DIR    run the scheduler built in another checkout (its dist/), for comparisons
   --quiet-wait S    before each job, wait up to S seconds for the machine to be idle (30)
   --profile DIR     write V8 CPU profiles of the two jobs' processes to DIR
@@ -68,6 +71,7 @@ const positive = (name: string, text: string) => {
 const sourceCount = positive('sources', flags.sources);
 const intervalSeconds = positive('interval', flags.interval);
 const modelCount = positive('models', flags.models);
+const dueCount = flags.due === '0' ? 0 : positive('due', flags.due);
 const appRoot = flags['app-root'] ?? join(__dirname, '..');
 
 interface Held {
@@ -207,6 +211,56 @@ async function storeModels(db: Client, sources: FleetSource[], now: Date): Promi
   }
 }
 
+/**
+ * `--due N`: the first N sources get the rest of a year of history (hourly rollup rows before their
+ * 16 days of readings, the same curves) and the past year's weather, and their model is dated a
+ * year and a day back, so the predict job trains each again, on a year with weather (the largest
+ * training there is), before the forecasts.
+ */
+async function makeDue(db: Client, count: number, now: Date): Promise<void> {
+  const { rows: sources } = await db.query<Pick<FleetSource, 'id' | 'longitude' | 'capacityWatts'>>(
+    `SELECT id, longitude, installed_capacity_watts AS "capacityWatts" FROM sun_sources ORDER BY id LIMIT $1`,
+    [count],
+  );
+  const from = new Date(Math.floor((now.getTime() - 365 * DAY_MS) / 3_600_000) * 3_600_000);
+  const until = new Date(now.getTime() - HISTORY_DAYS * DAY_MS);
+  const column = (key: keyof (typeof sources)[number]) => sources.map((source) => source[key]);
+  const sunAndLoad = `
+    SELECT s.id, hour, s.capacity,
+           greatest(0, sin(pi() * ((extract(epoch FROM hour) / 3600 + 0.5 + s.longitude / 15)::numeric % 24 - 6) / 12))
+             AS clear,
+           0.35 + 0.65 * abs(sin(hashtext(s.id::text || (extract(epoch FROM hour)::bigint / 86400)::text))) AS cloudiness,
+           350 + 300 * abs(sin(extract(epoch FROM hour) / 5000)) AS load
+      FROM unnest($1::uuid[], $2::float8[], $3::float8[]) AS s (id, longitude, capacity),
+           generate_series($4::timestamptz, $5::timestamptz - interval '1 hour', interval '1 hour') AS hour`;
+  await db.query(
+    `WITH hours AS (${sunAndLoad})
+     INSERT INTO telemetry_hourly (sun_source_id, hour, sample_count, battery_voltage_sum, battery_voltage_count,
+                                   state_of_charge_sum, state_of_charge_count, solar_power_sum, solar_power_count,
+                                   load_percentage_sum, load_percentage_count, load_power_sum, load_power_count,
+                                   grid_voltage_sum, grid_voltage_count, grid_frequency_sum, grid_frequency_count,
+                                   first_ts, last_ts, daily_energy_produced_increase, daily_energy_consumed_increase)
+     SELECT id, hour, 1, 0, 0, 50 + 40 * sin(extract(epoch FROM hour) / 40000), 1,
+            round(capacity * 0.8 * clear * cloudiness), 1, 0, 0, round(load), 1, 0, 0, 0, 0,
+            hour, hour + interval '59 minutes', 0, 0
+       FROM hours
+     ON CONFLICT (sun_source_id, hour) DO NOTHING`,
+    [column('id'), column('longitude'), column('capacityWatts'), from, until],
+  );
+  await db.query(
+    `WITH hours AS (${sunAndLoad})
+     INSERT INTO weather_hourly (sun_source_id, ts, temperature, shortwave_radiation, fetched_at)
+     SELECT id, hour, 12 + 10 * clear, round(900 * clear * cloudiness), hour FROM hours
+     ON CONFLICT (sun_source_id, ts) DO NOTHING`,
+    [column('id'), column('longitude'), column('capacityWatts'), from, now],
+  );
+  await db.query(`UPDATE forecast_models SET trained_at = $2 WHERE sun_source_id = ANY($1::uuid[])`, [
+    column('id'),
+    new Date(now.getTime() - 366 * DAY_MS),
+  ]);
+  await db.query('ANALYZE telemetry_hourly, weather_hourly');
+}
+
 interface ComputeTimes {
   /** JSON.parse of a stored model's text, as the database driver does it. */
   parseMs: number;
@@ -263,6 +317,8 @@ async function timeCompute(db: Client): Promise<Array<ComputeTimes & { kib: numb
 }
 
 interface JobRun {
+  /** Epoch ms when the job's process was started. */
+  startedAt: number;
   seconds: number;
   busyBefore: number;
   used: PhaseUsage;
@@ -278,6 +334,7 @@ async function runJob(
 ): Promise<JobRun> {
   const busyBefore = await waitForQuiet(Number(flags['quiet-wait']) * 1000);
   const reportMessage = `job ${name} completed`;
+  const startedAt = Date.now();
   const started = performance.now();
   const entry = join(appRoot, 'dist', 'apps', 'scheduler', 'src', 'run-job.js');
   const job = startNode(
@@ -307,7 +364,7 @@ async function runJob(
   if (code !== 0)
     throw new Error(`job ${name} failed (${signal ?? code}): ${job.tail.slice(-10).join('\n')}`);
   const report = job.kept.find((line) => line.msg === reportMessage);
-  return { seconds, busyBefore, used, peakRssMiB, report };
+  return { startedAt, seconds, busyBefore, used, peakRssMiB, report };
 }
 
 async function main(resources: RunResources, held: Held): Promise<void> {
@@ -335,6 +392,10 @@ async function main(resources: RunResources, held: Held): Promise<void> {
       `seeded ${sourceCount} sources, ${readings} readings, in ${round((performance.now() - seedStarted) / 1000)} s`,
     );
     await storeModels(db, sources, now);
+  }
+  if (dueCount > 0) {
+    await makeDue(db, dueCount, new Date());
+    log(`${dueCount} sources given a year of history and a model trained a year and a day ago`);
   }
   const {
     sources: fleetSize,
@@ -407,6 +468,8 @@ async function main(resources: RunResources, held: Held): Promise<void> {
       report: predictRun.report?.counts,
       stored: stored.length,
       dayAhead,
+      /** From the process's start to the first stored forecast: startup, and the trainings of `--due`. */
+      firstForecastAfterSeconds: round((stored[0] - predictRun.startedAt) / 1000, 1),
       firstToLastSeconds: round(span, 1),
       forecastsPerSecond: round(perSecond, 1),
       perSecondByTenth: { min: round(Math.min(...tenths), 1), max: round(Math.max(...tenths), 1) },
@@ -433,7 +496,7 @@ async function main(resources: RunResources, held: Held): Promise<void> {
       ` fleet       ${fleetSize} sources, ${readings} readings over ${hours} hours, models of ${modelKiB.join('/')} KiB of JSON`,
       ` models      ${modelsStoredMiB} MiB in forecast_models, ${round((modelsStoredMiB * 1024) / fleetSize)} KiB a source`,
       ` weather     ${figures.weather.seconds} s for ${weather.requests.length} fetches from a provider on loopback, ${JSON.stringify(figures.weather.report)}`,
-      ` predict     ${p.processSeconds} s for the process, ${p.firstToLastSeconds} s from the first stored forecast to the last; ${JSON.stringify(p.report)}`,
+      ` predict     ${p.processSeconds} s for the process, the first forecast stored after ${p.firstForecastAfterSeconds} s, ${p.firstToLastSeconds} s from it to the last; ${JSON.stringify(p.report)}`,
       ` stored      ${p.stored} forecasts, ${p.dayAhead} day-ahead rows`,
       ` rate        ${p.forecastsPerSecond} forecasts/s (${p.perSecondByTenth.min}–${p.perSecondByTenth.max} in each tenth of the run)`,
       ` CPU         per forecast: ${p.cpuMsPerForecast.scheduler} ms the scheduler, ${p.cpuMsPerForecast.postgres} ms PostgreSQL, ${p.cpuMsPerForecast.redis} ms Redis; machine ${p.machineCpuPercent}% busy (other work ${p.otherCpuPercent}% of a core)`,
