@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { TrainedModel } from '@solar/forecast';
+import { modelRetrainingDuration } from '@solar/monitoring';
 import {
   ForecastModelRepository,
   PredictionJobRecord,
@@ -352,6 +353,13 @@ describe('scheduled predictions', () => {
         )
       ).rows[0];
     const before = await trainedAt(young);
+    const retrainings = async () =>
+      Object.fromEntries(
+        (await modelRetrainingDuration.get()).values
+          .filter((sample) => sample.metricName === 'solar_model_retraining_duration_seconds_count')
+          .map((sample) => [sample.labels.outcome, sample.value]),
+      );
+    const retrainedBefore = await retrainings();
 
     const counts = await first.get(ScheduledPredictions).run();
     // (The other tests' sources are forecast too; one of them was never trained.)
@@ -366,6 +374,11 @@ describe('scheduled predictions', () => {
       hours: 330 * 24,
     });
     expect(await trainedAt(emptied)).toEqual({ trainedAt: daysAgo(32), hours: before.hours });
+    const retrainedAfter = await retrainings();
+    expect({
+      stored: (retrainedAfter.stored ?? 0) - (retrainedBefore.stored ?? 0),
+      failed: (retrainedAfter.failed ?? 0) - (retrainedBefore.failed ?? 0),
+    }).toEqual({ stored: 1, failed: 1 });
     // The forecasts of the same run read the models stored then: the new one for `young`.
     const dayAhead = await db.query(
       `SELECT sun_source_id AS id, model_trained_at AS "trainedAt" FROM day_ahead_forecasts

@@ -198,6 +198,19 @@ export const scheduledTaskDuration = new Histogram({
   registers,
 });
 
+/**
+ * The scheduled prediction job's new trainings of models that are due (docs/forecasting.md).
+ * `outcome`: stored; superseded (a training replaced the model meanwhile, so it was not stored);
+ * failed (no data, the source gone, the model refused it).
+ */
+export const modelRetrainingDuration = new Histogram({
+  name: 'solar_model_retraining_duration_seconds',
+  help: 'Time a scheduled new training of a model took, by outcome',
+  labelNames: ['outcome'] as const,
+  buckets: JOB_BUCKETS,
+  registers,
+});
+
 // ─── Weather provider ────────────────────────────────────────────────────────────────────────
 
 export const WEATHER_FETCH_OUTCOMES = ['ok', 'timeout', 'unreachable', 'http_error', 'malformed'] as const;

@@ -20,6 +20,7 @@ import {
   TrainingInput,
   withPackedTrees,
 } from '@solar/forecast';
+import { modelRetrainingDuration } from '@solar/monitoring';
 import { ForecastCompute, ForecastComputeError } from '../compute/forecast-compute';
 import {
   MIN_TRAINING_HOURS,
@@ -186,21 +187,26 @@ export class PredictionRunner {
    * meanwhile. Says whether it stored one; a failure is logged and the stored model stays.
    */
   async retrain(sunSourceId: string, replacing: Date): Promise<boolean> {
+    const started = performance.now();
+    let outcome: 'stored' | 'superseded' | 'failed' = 'failed';
     try {
       const source = await this.sources.findAny(sunSourceId);
-      if (!source) return false;
+      if (!source) throw new PredictionJobError(SUN_SOURCE_NOT_FOUND);
       const site = siteOf(source);
       const now = this.clock.now();
       const model = await this.compute.train({ site, ...(await this.trainingData(sunSourceId, now)), now });
       const trainedAt = validDate(model.trainedAt) ?? now;
       const stored = await this.models.replaceTrainedAt(sunSourceId, replacing, model, trainedAt);
-      if (stored) this.logger.log({ sunSourceId, hours: model.dataPointsUsed }, 'model trained again');
+      outcome = stored ? 'stored' : 'superseded';
+      this.logger.log({ sunSourceId, hours: model.dataPointsUsed, outcome }, 'model trained again');
       return stored;
     } catch (error) {
       if (error instanceof PredictionJobError || error instanceof ForecastComputeError)
         this.logger.warn({ sunSourceId, reason: error.message }, 'could not train the model again');
       else this.logger.error({ err: error, sunSourceId }, 'could not train the model again');
       return false;
+    } finally {
+      modelRetrainingDuration.observe({ outcome }, (performance.now() - started) / 1000);
     }
   }
 
