@@ -194,6 +194,35 @@ describe('npm run bench:forecast', () => {
     expect(run.stdout).toContain(`${join(results, 'solar-week.svg')}: solar, a week`);
   });
 
+  it('trains again as the product does, once the model is 30 days old, unless told not to', () => {
+    const path = join(directory, 'young.csv');
+    writeHalfHourlyCsv(path, 100);
+    const site = [
+      '--csv',
+      path,
+      '--capacity',
+      '4kW',
+      '--lat',
+      '48.14',
+      '--lon',
+      '11.58',
+      '--results',
+      join(directory, 'young'),
+    ];
+    const trainedOn = (stdout: string) =>
+      [...stdout.matchAll(/trained history on \d+ h before (\d{4}-\d{2}-\d{2})/g)].map((match) => match[1]);
+    const asTheProduct = bench(...site);
+    expect(asTheProduct.status).toBe(0);
+    expect(asTheProduct.stdout).toContain('retrain: product');
+    const [first, second, ...more] = trainedOn(asTheProduct.stdout);
+    expect(more).toEqual([]);
+    expect((Date.parse(second) - Date.parse(first)) / (24 * HOUR_MS)).toBe(30);
+
+    const once = bench(...site, '--retrain', 'none');
+    expect(once.status).toBe(0);
+    expect(trainedOn(once.stdout)).toEqual([first]);
+  });
+
   it('scores the same data given as kWh per interval, semicolon separated with decimal commas', () => {
     const watts = join(directory, 'watts.csv');
     const rows = writeHalfHourlyCsv(watts, 40);

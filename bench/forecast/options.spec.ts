@@ -36,7 +36,7 @@ describe('--help', () => {
     expect(entry('stamps')).toContain('(default: start)');
     expect(entry('pvdaq-column')).toContain('(default: the only column beside measured_on');
     expect(entry('cest-shift')).toContain('(default: auto)');
-    expect(entry('retrain')).toContain('(default: none)');
+    expect(entry('retrain')).toContain('(default: product)');
     expect(entry('results')).toContain('(default: bench/results/forecast-');
     expect(HELP).toContain(SAMPLE.relativePath);
   });
@@ -82,7 +82,7 @@ describe('parseOptions', () => {
       longitude: -105.18,
       timeZone: null,
       stamps: 'start',
-      retrain: 'none',
+      retrain: 'product',
     });
   });
 
@@ -157,7 +157,7 @@ describe('parseOptions', () => {
     expect(usageError('--score', '2025-06-01')).toMatch(/--score wants YYYY-MM-DD:YYYY-MM-DD/);
     expect(usageError('--score', '2025-02-30:2025-03-01')).toMatch(/--score wants/);
     expect(usageError('--train', '2025-06-01:2025-05-01')).toMatch(/ends before it starts/);
-    expect(usageError('--retrain', 'weekly')).toBe('--retrain wants none or monthly, got weekly');
+    expect(usageError('--retrain', 'weekly')).toBe('--retrain wants none or monthly or product, got weekly');
     expect(usageError('--plot-week', 'June')).toMatch(/--plot-week wants a date/);
   });
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { COLUMN_NAMES } from './plain-csv';
 import { SAMPLE } from './sample';
+import type { Retrain } from './replay';
 import { isKnownTimeZone } from './time-zones';
 
 /**
@@ -172,9 +173,11 @@ const GROUPS: OptionGroup[] = [
       {
         name: 'retrain',
         type: 'string',
-        value: 'none|monthly',
-        default: 'none',
-        help: 'monthly: train again at the start of every scored month on the days before it',
+        value: 'none|monthly|product',
+        default: 'product',
+        help:
+          'when to train again, on the days before: never; at the start of every scored month; or as the ' +
+          'product’s scheduled job does (a model 30 days old trained on less than 330 days, or a year old)',
       },
     ],
   },
@@ -294,7 +297,7 @@ export interface BenchOptions {
   cestShift: boolean | null;
   train: [string, string] | null;
   score: [string, string] | null;
-  retrain: 'none' | 'monthly';
+  retrain: Retrain;
   /** Null: a new directory under bench/results. */
   results: string | null;
   plotWeek: string | null;
@@ -462,7 +465,7 @@ export function parseOptions(argv: string[]): ParsedCommand {
       ],
       train: dateRange(text('train'), 'train'),
       score: dateRange(text('score'), 'score'),
-      retrain: oneOf(text('retrain')!, 'retrain', ['none', 'monthly']),
+      retrain: oneOf(text('retrain')!, 'retrain', ['none', 'monthly', 'product']),
       results: text('results') ?? null,
       plotWeek,
       timeTraining: Boolean(flags['time-training']),

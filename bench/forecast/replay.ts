@@ -10,14 +10,15 @@ import { clearSkyPower, weatherPower } from '../../libs/forecast/src/model/pv-mo
 import { buildTimeline } from '../../libs/forecast/src/model/timeline';
 import { HISTORY_DAYS } from '../../libs/forecast/src/model/predict';
 import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
+import { retrainingDue } from '../../libs/forecast/src/model/retraining';
 import { isDaytimeHour, smartPersistence } from '../../libs/forecast/src/evaluation';
 import type { HourlySeries } from './data-files';
 import { localDateStart, zoneOffsetMs } from './time-zones';
 
 /**
  * Replays a site's history day by day through the production code: `trainForecaster` on the
- * training range, at most its last `TRAINING_DAYS` as the product's training job reads (and, with
- * `retrain: 'monthly'`, again at the start of every scored month on the days before it), then
+ * training range, at most its last `TRAINING_DAYS` as the product's training job reads (and again,
+ * on the days before, as `retrain` says), then
  * `forecast` from each scored local midnight with the 15 days of history before it, keeping the
  * 24 (23, 25) hours of that local day. The comparisons are computed from the same data: the
  * physics-only baseline (`forecast` without a model), the fitted physical model alone, smart
@@ -41,8 +42,15 @@ export interface SiteData {
   temperature: HourlySeries | null;
   train: [string, string];
   score: [string, string];
-  retrain: 'none' | 'monthly';
+  retrain: Retrain;
 }
+
+/**
+ * When the replay trains again: never; at the start of every scored month; or as the product's
+ * scheduled job does (`retrainingDue`: a model 30 days old trained on less than 330 days, or a
+ * year old), checked at each scored day's midnight.
+ */
+export type Retrain = 'none' | 'monthly' | 'product';
 
 /** One scored hour. Powers in W; NaN where a forecast or observation does not exist (never printed). */
 export interface ScoredHour {
@@ -73,6 +81,8 @@ export interface TrainingRun {
   seconds: number;
   hours: number;
   dataPointsUsed: number;
+  /** The midnight it was trained at: the end of its days. */
+  trainedAt: Date;
   model: TrainedModel;
 }
 
@@ -163,6 +173,7 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
         seconds,
         hours: history.length,
         dataPointsUsed: model.dataPointsUsed,
+        trainedAt: new Date(until),
         model,
       });
       log(
@@ -182,6 +193,13 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
     );
     const month = date.slice(0, 7);
     if (data.retrain === 'monthly' && lastMonth !== '' && month !== lastMonth) train(origin);
+    const last = trainings.at(-1);
+    if (
+      data.retrain === 'product' &&
+      last &&
+      retrainingDue(last.trainedAt, last.dataPointsUsed, new Date(origin))
+    )
+      train(origin);
     lastMonth = month;
     const historyFrom = origin - HISTORY_DAYS * DAY_MS;
     const history = observations(data, historyFrom, origin);

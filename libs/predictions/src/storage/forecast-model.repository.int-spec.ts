@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
-import { TrainedModel } from '@solar/forecast';
+import { RETRAINING_RULE, retrainingCutoffs, retrainingDue, TrainedModel } from '@solar/forecast';
 import { insertSpecSources, insertSpecUser, openSpecDatabase, SpecDatabase } from '@solar/testing';
 import { ForecastModelRepository } from './forecast-model.repository';
 
@@ -28,26 +28,34 @@ describe('ForecastModelRepository', () => {
     await database?.close();
   });
 
-  it('finds the models trained long ago: young ones after 30 days, any after a year, oldest first', async () => {
+  it('finds the models due to be trained again, the longest untrained first, as retrainingDue decides', async () => {
     const [young, youngLater, fresh, full, fullYearOld, untrained, notAsked] = await insertSpecSources(
       db,
       await insertSpecUser(db),
       7,
     );
-    await repository.save(young, model(480), daysAgo(45));
-    await repository.save(youngLater, model(7_919), daysAgo(30));
-    await repository.save(fresh, model(480), daysAgo(29));
-    await repository.save(full, model(7_920), daysAgo(364));
-    await repository.save(fullYearOld, model(8_700), daysAgo(365));
-    await repository.save(notAsked, model(480), daysAgo(400));
+    const stored: Array<[string, number, number]> = [
+      [young, 480, 45],
+      [youngLater, 7_919, 30],
+      [fresh, 480, 29],
+      [full, 7_920, 364],
+      [fullYearOld, 8_700, 365],
+      [notAsked, 480, 400],
+    ];
+    for (const [id, hours, days] of stored) await repository.save(id, model(hours), daysAgo(days));
     const asked = [young, youngLater, fresh, full, fullYearOld, untrained];
-    const due = { trainedBefore: daysAgo(30), fewerHoursThan: 7_920, anyTrainedBefore: daysAgo(365) };
+    const due = { ...retrainingCutoffs(NOW), fullYearHours: RETRAINING_RULE.fullYearHours };
 
     expect(await repository.trainedLongAgo(asked, due, 10)).toEqual([
       { sunSourceId: fullYearOld, trainedAt: daysAgo(365) },
       { sunSourceId: young, trainedAt: daysAgo(45) },
       { sunSourceId: youngLater, trainedAt: daysAgo(30) },
     ]);
+    // The query and the rule agree, at each edge.
+    const dueIds = new Set((await repository.trainedLongAgo(asked, due, 10)).map((row) => row.sunSourceId));
+    for (const [id, hours, days] of stored.filter(([id]) => asked.includes(id))) {
+      expect([id, retrainingDue(daysAgo(days), hours, NOW)]).toEqual([id, dueIds.has(id)]);
+    }
     expect(await repository.trainedLongAgo(asked, due, 2)).toEqual([
       { sunSourceId: fullYearOld, trainedAt: daysAgo(365) },
       { sunSourceId: young, trainedAt: daysAgo(45) },

@@ -58,13 +58,14 @@ export class ForecastModelRepository {
   }
 
   /**
-   * Of the sources `sunSourceIds`, those whose model was trained at `trainedBefore` or earlier on
-   * fewer than `fewerHoursThan` hours of data, or at `anyTrainedBefore` or earlier: the longest
-   * untrained first, at most `limit`.
+   * Of the sources `sunSourceIds`, those whose model is due to be trained again as
+   * `retrainingDue` (libs/forecast) decides, at the moments `retrainingCutoffs` gives: trained at
+   * `youngTrainedBefore` or earlier on fewer than `fullYearHours` hours, or at `anyTrainedBefore`
+   * or earlier. The longest untrained first, at most `limit`.
    */
   async trainedLongAgo(
     sunSourceIds: readonly string[],
-    due: { trainedBefore: Date; fewerHoursThan: number; anyTrainedBefore: Date },
+    due: { youngTrainedBefore: Date; fullYearHours: number; anyTrainedBefore: Date },
     limit: number,
   ): Promise<Array<{ sunSourceId: string; trainedAt: Date }>> {
     if (sunSourceIds.length === 0 || limit <= 0) return [];
@@ -75,7 +76,7 @@ export class ForecastModelRepository {
           AND ((trained_at <= $2 AND data_points_used < $3) OR trained_at <= $4)
         ORDER BY trained_at, sun_source_id
         LIMIT $5`,
-      [sunSourceIds, due.trainedBefore, due.fewerHoursThan, due.anyTrainedBefore, limit],
+      [sunSourceIds, due.youngTrainedBefore, due.fullYearHours, due.anyTrainedBefore, limit],
     );
   }
 

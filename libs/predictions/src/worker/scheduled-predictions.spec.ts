@@ -137,8 +137,8 @@ describe('ScheduledPredictions', () => {
       [
         ['young', 'refused', 'fresh'],
         {
-          trainedBefore: new Date(NOW.getTime() - 30 * DAY_MS),
-          fewerHoursThan: 330 * 24,
+          youngTrainedBefore: new Date(NOW.getTime() - 30 * DAY_MS),
+          fullYearHours: 330 * 24,
           anyTrainedBefore: new Date(NOW.getTime() - 365 * DAY_MS),
         },
         RETRAINING.perRun,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, eachConcurrently } from '@solar/core';
 import { coordinatesOf, ScheduledSource, SettingType, SunSourcesService } from '@solar/domain';
+import { RETRAINING_RULE, retrainingCutoffs } from '@solar/forecast';
 import { ForecastModelRepository } from '../storage/forecast-model.repository';
 import { PredictionRunner } from './prediction-runner';
 
@@ -22,31 +23,20 @@ export interface ScheduledPredictionCounts {
  */
 const CONCURRENCY = 4;
 
-const DAY_MS = 86_400_000;
-
 /**
- * When a run trains a model again (docs/forecasting.md, "Training again"): once it is 30 days
- * old while it was trained on less than 330 days of hours, a young source's model, which has not
- * seen the seasons its history now holds; and once it is a year old, whatever it was trained on.
+ * How much training again (of the models `RETRAINING_RULE` finds due) a run does: one at a time,
+ * the longest untrained first, at most `perRun` and none started after `minutesPerRun` (a year's
+ * training with weather took 3.4 s on the fleet bench's sources, docs/performance.md). A run
+ * that finds a whole fleet due, the first after an upgrade, still ends well within its slot, and
+ * the rest wait for the next runs.
  */
-export const RETRAINING = {
-  youngAfterDays: 30,
-  fullYearHours: 330 * 24,
-  anyAfterDays: 365,
-  /**
-   * One at a time, the longest untrained first, at most this many a run and none started after
-   * `minutesPerRun` (a year's training took 3.5 s on the fleet bench's sources, docs/performance.md):
-   * a run that finds a whole fleet due, the first after an upgrade, still ends within its slot,
-   * and the rest wait for the next runs.
-   */
-  perRun: 100,
-  minutesPerRun: 10,
-} as const;
+export const RETRAINING = { perRun: 100, minutesPerRun: 10 } as const;
 
 /**
  * The scheduler's prediction job: one forecast for every active source with coordinates of every
  * user whose setting 1 (AutoRunPredictions) is "1", a few at a time, each failure confined to its
- * source. First, the models of those sources that are due are trained again (`RETRAINING`).
+ * source. First, the models of those sources that are due are trained again (`RETRAINING_RULE`
+ * of libs/forecast, within `RETRAINING`).
  */
 @Injectable()
 export class ScheduledPredictions {
@@ -83,14 +73,12 @@ export class ScheduledPredictions {
 
   /** Trains again, one at a time, the models of `sources` that are due; says how many it stored. */
   private async retrainOldModels(sources: readonly ScheduledSource[]): Promise<number> {
-    const now = this.clock.now().getTime();
-    const stopAt = now + RETRAINING.minutesPerRun * 60_000;
+    const stopAt = this.clock.now().getTime() + RETRAINING.minutesPerRun * 60_000;
     const old = await this.models.trainedLongAgo(
       sources.map((source) => source.id),
       {
-        trainedBefore: new Date(now - RETRAINING.youngAfterDays * DAY_MS),
-        fewerHoursThan: RETRAINING.fullYearHours,
-        anyTrainedBefore: new Date(now - RETRAINING.anyAfterDays * DAY_MS),
+        ...retrainingCutoffs(this.clock.now()),
+        fullYearHours: RETRAINING_RULE.fullYearHours,
       },
       RETRAINING.perRun,
     );

@@ -1,0 +1,31 @@
+const DAY_MS = 86_400_000;
+
+/**
+ * When a trained model is due to be trained again (docs/forecasting.md, "Training again"): once
+ * it is 30 days old while it was trained on fewer than 330 days of hours (a young source's model
+ * has seen one season, and each month adds what it has not), and once it is a year old, whatever
+ * it was trained on. Trained on a full year, monthly training again measured about the same as
+ * once, so such a model waits the year.
+ */
+export const RETRAINING_RULE = {
+  youngAfterDays: 30,
+  fullYearHours: 330 * 24,
+  anyAfterDays: 365,
+} as const;
+
+/** The moments that decide, at `now`, whether a model is due: see `RETRAINING_RULE`. */
+export function retrainingCutoffs(now: Date): { youngTrainedBefore: Date; anyTrainedBefore: Date } {
+  return {
+    youngTrainedBefore: new Date(now.getTime() - RETRAINING_RULE.youngAfterDays * DAY_MS),
+    anyTrainedBefore: new Date(now.getTime() - RETRAINING_RULE.anyAfterDays * DAY_MS),
+  };
+}
+
+/** Whether a model trained at `trainedAt` on `dataPointsUsed` hours is due to be trained again at `now`. */
+export function retrainingDue(trainedAt: Date, dataPointsUsed: number, now: Date): boolean {
+  const { youngTrainedBefore, anyTrainedBefore } = retrainingCutoffs(now);
+  return (
+    (trainedAt <= youngTrainedBefore && dataPointsUsed < RETRAINING_RULE.fullYearHours) ||
+    trainedAt <= anyTrainedBefore
+  );
+}
