@@ -37,7 +37,7 @@ type Score = {
 };
 type Accuracy = {
   daysScored: number;
-  days: Array<Score & { date: string; issuedAt: string; model: string }>;
+  days: Array<Score & { date: string; issuedAt: string; model: string; modelTrainedAt: string | null }>;
   overall: Score;
 } & Record<string, unknown>;
 
@@ -112,8 +112,9 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
       }));
       await db.query(
         `INSERT INTO day_ahead_forecasts
-                (sun_source_id, date, issued_at, job_id, model, hours, previous_day_clear_sky)
-         VALUES ($1, $2, $2::date - interval '5 hours', 'predict_x_1', $3, $4, $5)`,
+                (sun_source_id, date, issued_at, job_id, model, model_trained_at, hours, previous_day_clear_sky)
+         VALUES ($1, $2, $2::date - interval '5 hours', 'predict_x_1', $3,
+                 CASE WHEN $3 = 'physics' THEN NULL ELSE $2::date - interval '3 days' END, $4, $5)`,
         [id, date, model, JSON.stringify(hours), JSON.stringify(clearSky)],
       );
     }
@@ -177,6 +178,7 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
             date: '2026-06-08',
             issuedAt: '2026-06-07T19:00:00.000Z',
             model: 'learned',
+            modelTrainedAt: '2026-06-05T00:00:00.000Z',
             // Errors 0 W and +100 W; smart persistence 500 W (−300, +100); physics 1,000 W (+200, +600).
             solar: { hours: 12, rmseW: 70.7, maeW: 50, nrmse: 0.0141, nmae: 0.01 },
             load: { hours: 24, rmseW: 100, maeW: 100, skillVsProfile: 0.6667 },
@@ -187,6 +189,7 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
             date: '2026-06-09',
             issuedAt: '2026-06-08T19:00:00.000Z',
             model: 'physics',
+            modelTrainedAt: null,
             solar: { hours: 12, rmseW: 0, maeW: 0, nrmse: 0, nmae: 0 },
             load: { hours: 24, rmseW: 100, maeW: 100, skillVsProfile: 0.6667 },
             battery: { hours: 24, socMae: 0 },
@@ -212,6 +215,7 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
         date: undefined,
         issuedAt: undefined,
         model: undefined,
+        modelTrainedAt: undefined,
       });
 
       await http
@@ -364,10 +368,11 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
         capacityWatts: 5000,
         model: { live: served, trainedAt: NOW.toISOString() },
       });
-      expect(body.days.map((day) => [day.date, day.issuedAt, day.model])).toEqual([
-        ['2026-06-11', issued[0], served],
-        ['2026-06-12', issued[1], served],
-        ['2026-06-13', issued[2], served],
+      const trainedAt = NOW.toISOString();
+      expect(body.days.map((day) => [day.date, day.issuedAt, day.model, day.modelTrainedAt])).toEqual([
+        ['2026-06-11', issued[0], served, trainedAt],
+        ['2026-06-12', issued[1], served, trainedAt],
+        ['2026-06-13', issued[2], served, trainedAt],
       ]);
 
       // Recomputed here from the raw readings and the kept forecasts.

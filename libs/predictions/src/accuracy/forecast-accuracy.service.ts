@@ -22,6 +22,8 @@ export interface ScoredDay extends DayScore {
   issuedAt: string;
   /** Which model made that forecast. */
   model: ForecastModelKind;
+  /** When that model was trained (null for the physics forecast): a training changes it. */
+  modelTrainedAt: string | null;
 }
 
 /** The accuracy of a source's day-ahead forecasts over its last days (docs/forecast-accuracy.md). */
@@ -98,6 +100,7 @@ export class ForecastAccuracyService {
           date: day.date,
           issuedAt: forecast.issuedAt.toISOString(),
           model: forecast.model,
+          modelTrainedAt: forecast.modelTrainedAt?.toISOString() ?? null,
           ...rounded(day),
         };
       }),

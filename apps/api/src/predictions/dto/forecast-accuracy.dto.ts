@@ -113,6 +113,15 @@ export class ScoredDayDto extends AccuracyScoreDto implements ScoredDay {
       'Which model made that forecast: learned (a trained model), baseline (chosen over it by validation) or physics (untrained)',
   })
   model!: ForecastModelKind;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When that model was trained (null for the physics forecast): the scheduled job trains a young model again ' +
+      'every 30 days, and its owner may train it at any time',
+  })
+  modelTrainedAt!: string | null;
 }
 
 export class LiveForecastModelDto {
