@@ -197,18 +197,7 @@ describe('npm run bench:forecast', () => {
   it('trains again as the product does, once the model is 30 days old, unless told not to', () => {
     const path = join(directory, 'young.csv');
     writeHalfHourlyCsv(path, 100);
-    const site = [
-      '--csv',
-      path,
-      '--capacity',
-      '4kW',
-      '--lat',
-      '48.14',
-      '--lon',
-      '11.58',
-      '--results',
-      join(directory, 'young'),
-    ];
+    const site = ['--csv', path, ...SITE, '--results', join(directory, 'young')];
     const trainedOn = (stdout: string) =>
       [...stdout.matchAll(/trained history on \d+ h before (\d{4}-\d{2}-\d{2})/g)].map((match) => match[1]);
     const asTheProduct = bench(...site);
