@@ -393,6 +393,25 @@ describe('scheduled predictions', () => {
         [emptied, daysAgo(32)],
       ]),
     );
+
+    // The failure is noted: the next run leaves that model for 30 days, and has nothing to train.
+    const failedAt = await db.query(
+      `SELECT sun_source_id AS id, retraining_failed_at AS "failedAt" FROM forecast_models WHERE sun_source_id = ANY($1)`,
+      [[young, emptied]],
+    );
+    expect(new Map(failedAt.rows.map((row) => [row.id, row.failedAt]))).toEqual(
+      new Map([
+        [young, null],
+        [emptied, NOW],
+      ]),
+    );
+    const again = await first.get(ScheduledPredictions).run();
+    expect(again).toMatchObject({ retrained: 0 });
+    const retrainedAgain = await retrainings();
+    expect([retrainedAgain.stored, retrainedAgain.failed]).toEqual([
+      retrainedAfter.stored,
+      retrainedAfter.failed,
+    ]);
   });
 
   it('never runs concurrently with itself', async () => {

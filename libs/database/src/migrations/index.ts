@@ -16,6 +16,7 @@ import { PairChangedHoursByGrouping1765200000000 } from './1765200000000-pair-ch
 import { LimitTelemetryStatistics1765300000000 } from './1765300000000-limit-telemetry-statistics';
 import { LimitTelemetryHourlyStatistics1765400000000 } from './1765400000000-limit-telemetry-hourly-statistics';
 import { AddArrayOrientation1765500000000 } from './1765500000000-add-array-orientation';
+import { AddModelRetrainingFailure1765600000000 } from './1765600000000-add-model-retraining-failure';
 
 /** Every migration, in order. Listed explicitly so the build and the tests run the same set. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   LimitTelemetryStatistics1765300000000,
   LimitTelemetryHourlyStatistics1765400000000,
   AddArrayOrientation1765500000000,
+  AddModelRetrainingFailure1765600000000,
 ];

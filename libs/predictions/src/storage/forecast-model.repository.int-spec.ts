@@ -63,6 +63,28 @@ describe('ForecastModelRepository', () => {
     expect(await repository.trainedLongAgo([], due, 10)).toEqual([]);
   });
 
+  it('leaves a model whose training again failed for 30 days, until a training stores one', async () => {
+    const [failedLately, failedLongAgo] = await insertSpecSources(db, await insertSpecUser(db), 2);
+    await repository.save(failedLately, model(480), daysAgo(60));
+    await repository.save(failedLongAgo, model(480), daysAgo(90));
+    await repository.retrainingFailed(failedLately, daysAgo(60), daysAgo(29));
+    await repository.retrainingFailed(failedLongAgo, daysAgo(90), daysAgo(30));
+    // A note for a model that is no longer the stored one changes nothing.
+    await repository.retrainingFailed(failedLongAgo, daysAgo(91), NOW);
+    const due = { ...retrainingCutoffs(NOW), fullYearHours: RETRAINING_RULE.fullYearHours };
+    const found = async () =>
+      (await repository.trainedLongAgo([failedLately, failedLongAgo], due, 10)).map((row) => row.sunSourceId);
+
+    expect(await found()).toEqual([failedLongAgo]);
+    expect(await repository.replaceTrainedAt(failedLately, daysAgo(60), model(480), daysAgo(45))).toBe(true);
+    expect(await found()).toEqual([failedLongAgo, failedLately]);
+    await repository.retrainingFailed(failedLongAgo, daysAgo(90), NOW);
+    expect(await found()).toEqual([failedLately]);
+    // The owner's training clears it too; oldest first.
+    await repository.save(failedLongAgo, model(480), daysAgo(31));
+    expect(await found()).toEqual([failedLately, failedLongAgo]);
+  });
+
   it('replaces a model by a newer training only if it is still the one trained at the given time', async () => {
     const [id] = await insertSpecSources(db, await insertSpecUser(db));
     await repository.save(id, model(480), daysAgo(40));

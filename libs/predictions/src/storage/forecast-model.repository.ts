@@ -25,7 +25,8 @@ export class ForecastModelRepository {
               trained_at = EXCLUDED.trained_at,
               data_points_used = EXCLUDED.data_points_used,
               metrics = EXCLUDED.metrics,
-              model = EXCLUDED.model`,
+              model = EXCLUDED.model,
+              retraining_failed_at = NULL`,
       [sunSourceId, trainedAt, model.dataPointsUsed, JSON.stringify(model.metrics), JSON.stringify(model)],
     );
   }
@@ -43,7 +44,8 @@ export class ForecastModelRepository {
   ): Promise<boolean> {
     const [, updated]: [unknown, number] = await this.dataSource.query(
       `UPDATE forecast_models
-          SET trained_at = $3, data_points_used = $4, metrics = $5::jsonb, model = $6::jsonb
+          SET trained_at = $3, data_points_used = $4, metrics = $5::jsonb, model = $6::jsonb,
+              retraining_failed_at = NULL
         WHERE sun_source_id = $1 AND trained_at = $2`,
       [
         sunSourceId,
@@ -61,7 +63,8 @@ export class ForecastModelRepository {
    * Of the sources `sunSourceIds`, those whose model is due to be trained again as
    * `retrainingDue` (libs/forecast) decides, at the moments `retrainingCutoffs` gives: trained at
    * `youngTrainedBefore` or earlier on fewer than `fullYearHours` hours, or at `anyTrainedBefore`
-   * or earlier. The longest untrained first, at most `limit`.
+   * or earlier; and whose last failed attempt, if any, was at `youngTrainedBefore` or earlier. The
+   * longest untrained first, at most `limit`.
    */
   async trainedLongAgo(
     sunSourceIds: readonly string[],
@@ -74,9 +77,18 @@ export class ForecastModelRepository {
          FROM forecast_models
         WHERE sun_source_id = ANY($1::uuid[])
           AND ((trained_at <= $2 AND data_points_used < $3) OR trained_at <= $4)
+          AND (retraining_failed_at IS NULL OR retraining_failed_at <= $2)
         ORDER BY trained_at, sun_source_id
         LIMIT $5`,
       [sunSourceIds, due.youngTrainedBefore, due.fullYearHours, due.anyTrainedBefore, limit],
+    );
+  }
+
+  /** Notes that training the model trained at `trainedAt` again failed at `failedAt`. */
+  async retrainingFailed(sunSourceId: string, trainedAt: Date, failedAt: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE forecast_models SET retraining_failed_at = $3 WHERE sun_source_id = $1 AND trained_at = $2`,
+      [sunSourceId, trainedAt, failedAt],
     );
   }
 

@@ -184,7 +184,8 @@ export class PredictionRunner {
   /**
    * A scheduled run's new training of a source's model (docs/forecasting.md, "Training again"),
    * stored in place of the one trained at `replacing` unless a training has replaced that
-   * meanwhile. Says whether it stored one; a failure is logged and the stored model stays.
+   * meanwhile. Says whether it stored one; a failure is logged and noted, and the stored model
+   * stays.
    */
   async retrain(sunSourceId: string, replacing: Date): Promise<boolean> {
     const started = performance.now();
@@ -204,6 +205,12 @@ export class PredictionRunner {
       if (error instanceof PredictionJobError || error instanceof ForecastComputeError)
         this.logger.warn({ sunSourceId, reason: error.message }, 'could not train the model again');
       else this.logger.error({ err: error, sunSourceId }, 'could not train the model again');
+      // Tried again in 30 days, so that models that keep failing do not take every run's trainings.
+      await this.models
+        .retrainingFailed(sunSourceId, replacing, this.clock.now())
+        .catch((failure: unknown) => {
+          this.logger.error({ err: failure, sunSourceId }, 'could not note the failed training');
+        });
       return false;
     } finally {
       modelRetrainingDuration.observe({ outcome }, (performance.now() - started) / 1000);
