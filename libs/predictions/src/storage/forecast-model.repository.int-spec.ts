@@ -46,21 +46,21 @@ describe('ForecastModelRepository', () => {
     const asked = [young, youngLater, fresh, full, fullYearOld, untrained];
     const due = { ...retrainingCutoffs(NOW), fullYearHours: RETRAINING_RULE.fullYearHours };
 
-    expect(await repository.trainedLongAgo(asked, due, 10)).toEqual([
+    expect(await repository.dueForRetraining(asked, due, 10)).toEqual([
       { sunSourceId: fullYearOld, trainedAt: daysAgo(365) },
       { sunSourceId: young, trainedAt: daysAgo(45) },
       { sunSourceId: youngLater, trainedAt: daysAgo(30) },
     ]);
     // The query and the rule agree, at each edge.
-    const dueIds = new Set((await repository.trainedLongAgo(asked, due, 10)).map((row) => row.sunSourceId));
+    const dueIds = new Set((await repository.dueForRetraining(asked, due, 10)).map((row) => row.sunSourceId));
     for (const [id, hours, days] of stored.filter(([id]) => asked.includes(id))) {
       expect([id, retrainingDue(daysAgo(days), hours, NOW)]).toEqual([id, dueIds.has(id)]);
     }
-    expect(await repository.trainedLongAgo(asked, due, 2)).toEqual([
+    expect(await repository.dueForRetraining(asked, due, 2)).toEqual([
       { sunSourceId: fullYearOld, trainedAt: daysAgo(365) },
       { sunSourceId: young, trainedAt: daysAgo(45) },
     ]);
-    expect(await repository.trainedLongAgo([], due, 10)).toEqual([]);
+    expect(await repository.dueForRetraining([], due, 10)).toEqual([]);
   });
 
   it('leaves a model whose training again failed for 30 days, until a training stores one', async () => {
@@ -73,7 +73,9 @@ describe('ForecastModelRepository', () => {
     await repository.retrainingFailed(failedLongAgo, daysAgo(91), NOW);
     const due = { ...retrainingCutoffs(NOW), fullYearHours: RETRAINING_RULE.fullYearHours };
     const found = async () =>
-      (await repository.trainedLongAgo([failedLately, failedLongAgo], due, 10)).map((row) => row.sunSourceId);
+      (await repository.dueForRetraining([failedLately, failedLongAgo], due, 10)).map(
+        (row) => row.sunSourceId,
+      );
 
     expect(await found()).toEqual([failedLongAgo]);
     expect(await repository.replaceTrainedAt(failedLately, daysAgo(60), model(480), daysAgo(45))).toBe(true);

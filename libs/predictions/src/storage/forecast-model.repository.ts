@@ -66,7 +66,7 @@ export class ForecastModelRepository {
    * or earlier; and whose last failed attempt, if any, was at `youngTrainedBefore` or earlier. The
    * longest untrained first, at most `limit`.
    */
-  async trainedLongAgo(
+  async dueForRetraining(
     sunSourceIds: readonly string[],
     due: { youngTrainedBefore: Date; fullYearHours: number; anyTrainedBefore: Date },
     limit: number,

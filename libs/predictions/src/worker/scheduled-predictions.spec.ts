@@ -83,7 +83,7 @@ describe('ScheduledPredictions', () => {
     const scheduled = new ScheduledPredictions(
       { scheduledSources: async () => sources } as unknown as SunSourcesService,
       runner as unknown as PredictionRunner,
-      { trainedLongAgo: async () => [] } as unknown as ForecastModelRepository,
+      { dueForRetraining: async () => [] } as unknown as ForecastModelRepository,
       clock,
     );
     const run = scheduled.run();
@@ -113,7 +113,7 @@ describe('ScheduledPredictions', () => {
       { scheduledSources: async () => sources } as unknown as SunSourcesService,
       runner as unknown as PredictionRunner,
       {
-        trainedLongAgo: async (...args: unknown[]) => {
+        dueForRetraining: async (...args: unknown[]) => {
           asked.push(args);
           return [
             { sunSourceId: 'young', trainedAt: new Date(NOW.getTime() - 40 * DAY_MS) },
@@ -156,7 +156,7 @@ describe('ScheduledPredictions', () => {
       { scheduledSources: async () => sources } as unknown as SunSourcesService,
       runner as unknown as PredictionRunner,
       {
-        trainedLongAgo: async () =>
+        dueForRetraining: async () =>
           sources.map((source) => ({
             sunSourceId: source.id,
             trainedAt: new Date(NOW.getTime() - 40 * DAY_MS),
@@ -174,5 +174,26 @@ describe('ScheduledPredictions', () => {
       'retrain:due2',
       'forecast:due0',
     ]);
+  });
+
+  it('forecasts from the stored models when the due ones cannot be listed', async () => {
+    const runner = new HeldRunner();
+    const scheduled = new ScheduledPredictions(
+      { scheduledSources: async () => [located('a'), located('b')] } as unknown as SunSourcesService,
+      runner as unknown as PredictionRunner,
+      {
+        dueForRetraining: async () => {
+          throw new Error('connection lost');
+        },
+      } as unknown as ForecastModelRepository,
+      clock,
+    );
+    await expect(runner.finish(scheduled.run())).resolves.toEqual({
+      retrained: 0,
+      predicted: 2,
+      failed: 0,
+      skipped: 0,
+    });
+    expect(runner.events).toEqual(['forecast:a', 'forecast:b']);
   });
 });

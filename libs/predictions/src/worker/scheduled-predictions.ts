@@ -56,7 +56,12 @@ export class ScheduledPredictions {
       if (source.isActive && coordinatesOf(source)) due.push(source);
       else counts.skipped += 1;
     }
-    counts.retrained = await this.retrainOldModels(due);
+    try {
+      counts.retrained = await this.retrainDueModels(due);
+    } catch (error) {
+      // The forecasts go on from the models stored.
+      this.logger.error({ err: error }, 'could not train the due models again');
+    }
     await eachConcurrently(due, CONCURRENCY, async (source) => {
       try {
         // A failed run is logged, with its reason, by the runner.
@@ -72,9 +77,9 @@ export class ScheduledPredictions {
   }
 
   /** Trains again, one at a time, the models of `sources` that are due; says how many it stored. */
-  private async retrainOldModels(sources: readonly ScheduledSource[]): Promise<number> {
+  private async retrainDueModels(sources: readonly ScheduledSource[]): Promise<number> {
     const stopAt = this.clock.now().getTime() + RETRAINING.minutesPerRun * 60_000;
-    const old = await this.models.trainedLongAgo(
+    const dueModels = await this.models.dueForRetraining(
       sources.map((source) => source.id),
       {
         ...retrainingCutoffs(this.clock.now()),
@@ -83,7 +88,7 @@ export class ScheduledPredictions {
       RETRAINING.perRun,
     );
     let retrained = 0;
-    for (const { sunSourceId, trainedAt } of old) {
+    for (const { sunSourceId, trainedAt } of dueModels) {
       if (this.clock.now().getTime() >= stopAt) break;
       if (await this.runner.retrain(sunSourceId, trainedAt)) retrained += 1;
     }
