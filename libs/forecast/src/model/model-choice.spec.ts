@@ -49,6 +49,19 @@ describe('the model choice', () => {
     expect(chooseServed(0, 0, 0)).toBe('baseline');
   });
 
+  it('on a short hold-out, serves the trees only when they win clearly, day by day', () => {
+    // Ahead on every day by about the same: the mean is many standard errors below zero.
+    expect(chooseServed(90, 100, 50, [-2, -2.5, -1.5, -2, -2])).toBe('learned');
+    // Ahead overall, on a day or two: the mean is within two standard errors of zero.
+    expect(chooseServed(90, 100, 50, [-12, 3, -4, 2, 1])).toBe('baseline');
+    // Exactly at two standard errors (mean −2, standard error 1) is not clear.
+    expect(chooseServed(90, 100, 50, [-1, -3])).toBe('baseline');
+    expect(chooseServed(90, 100, 50, [-1.1, -3.1])).toBe('learned');
+    // One day cannot tell; behind overall is never served.
+    expect(chooseServed(90, 100, 50, [-10])).toBe('baseline');
+    expect(chooseServed(110, 100, 50, [-2, -2, -2])).toBe('baseline');
+  });
+
   const START = Date.parse('2024-03-01T00:00:00Z');
   const DAYS = 60;
   const series = syntheticSeries(START, DAYS + 2, 5);

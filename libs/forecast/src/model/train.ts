@@ -64,6 +64,13 @@ const DAY_MS = 86_400_000;
 /** Fewer usable hours than this and a model is not trained (its part of the forecast stays physical). */
 const MIN_TARGET_HOURS = 240;
 const MIN_VALIDATION_HOURS = 24;
+/**
+ * The load trees and the profile are close rivals (on the Konstanz household 423 W against 426 W of
+ * hold-out RMSE): a hold-out of a few days cannot tell them apart, and trees fitted on a young
+ * source's first weeks served worse than the profile through the months after. On a hold-out of
+ * fewer days than this the load trees must win clearly to be served (`chooseServed`).
+ */
+const MIN_LOAD_HOLD_OUT_DAYS = 21;
 const PERFORMANCE_RATIO = 0.8;
 
 /** Household load is mostly noise around its profile: small steps, shallow trees, big leaves. */
@@ -152,6 +159,8 @@ interface LearnerSpec {
   observed: (hour: number) => number;
   /** What the trees improve on, in W. */
   reference: (hour: number, origin: number) => number;
+  /** Days the hold-out must span for the trees to be served at all (else the baseline is). */
+  minHoldOutDays?: number;
 }
 
 function slice(values: Float64Array, width: number, from: number, to: number): Float64Array {
@@ -195,6 +204,8 @@ function fitLearner(
   let sum = 0;
   let sumSquares = 0;
   let count = 0;
+  // Per hold-out day: the trees' squared error less the baseline's.
+  const dailyDifference = new Map<number, number>();
   for (let row = rows.split; row < total; row++) {
     if (!rows.dayAhead[row]) continue;
     const hour = rows.targets[row];
@@ -206,13 +217,20 @@ function fitLearner(
     const referenceError = spec.reference(hour, rows.origins[row]) - actual;
     referenceAbsolute += Math.abs(referenceError);
     referenceSquared += referenceError * referenceError;
+    const day = dayOf(hour);
+    dailyDifference.set(
+      day,
+      (dailyDifference.get(day) ?? 0) + error * error - referenceError * referenceError,
+    );
     sum += actual;
     sumSquares += actual * actual;
     count++;
   }
   const variance = count > 0 ? sumSquares - (sum * sum) / count : 0;
   const rounds = Math.max(1, first.bestRounds);
-  const served = chooseServed(squared, referenceSquared, count);
+  const holdOutDays = new Set(spec.candidates.slice(trainingTargets).map(dayOf)).size;
+  const short = holdOutDays < (spec.minHoldOutDays ?? 0);
+  const served = chooseServed(squared, referenceSquared, count, short ? [...dailyDifference.values()] : null);
   // A model that lost to its baseline is not refitted: it would not be served.
   const final = served === 'learned' ? fitBoosted(dataset(0, total), null, { ...params, rounds }) : null;
   return {
@@ -234,14 +252,27 @@ function fitLearner(
 
 /**
  * The model choice: the trees are served only when their squared error on the hold-out's
- * day-ahead rows is below the baseline's on the same rows (and there are such rows).
+ * day-ahead rows is below the baseline's on the same rows (and there are such rows). On a hold-out
+ * too short to tell close rivals apart, `dailyDifferences` (per day, the trees' squared error less
+ * the baseline's) must also show a clear win: a mean below zero by at least twice its standard
+ * error.
  */
 export function chooseServed(
   modelSquaredError: number,
   baselineSquaredError: number,
   rows: number,
+  dailyDifferences: readonly number[] | null = null,
 ): 'learned' | 'baseline' {
-  return rows > 0 && modelSquaredError < baselineSquaredError ? 'learned' : 'baseline';
+  if (!(rows > 0 && modelSquaredError < baselineSquaredError)) return 'baseline';
+  return dailyDifferences === null || clearlyBelowZero(dailyDifferences) ? 'learned' : 'baseline';
+}
+
+function clearlyBelowZero(values: readonly number[]): boolean {
+  const n = values.length;
+  if (n < 2) return false;
+  const mean = values.reduce((sum, value) => sum + value, 0) / n;
+  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1);
+  return mean < -2 * Math.sqrt(variance / n);
 }
 
 function emptyMetrics(): ModelMetrics {
@@ -347,6 +378,7 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
         Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(context, origin) * output),
       observed: (hour) => load[hour],
       reference: (hour, origin) => baselineLoad(timeline, hour, origin),
+      minHoldOutDays: MIN_LOAD_HOLD_OUT_DAYS,
     },
     {
       set: 'loadHistory',
@@ -357,6 +389,7 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
         Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(context, origin) * output),
       observed: (hour) => load[hour],
       reference: (hour, origin) => baselineLoad(timeline, hour, origin),
+      minHoldOutDays: MIN_LOAD_HOLD_OUT_DAYS,
     },
   ];
   learners.forEach((spec, index) => {
