@@ -145,7 +145,13 @@ export class LatestPredictionDto {
 }
 
 export class ForecastModelInfoDataDto {
-  @ApiProperty({ format: 'date-time' }) trainedAt!: string;
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'When the model was last trained: on a train request, or by the scheduled prediction job, which trains a ' +
+      'model again once it is 30 days old while trained on less than 330 days of history, and once it is a year old',
+  })
+  trainedAt!: string;
   @ApiProperty({ type: 'integer' }) dataPointsUsed!: number;
   @ApiProperty({ type: ModelMetricsDto }) metrics!: ModelMetricsDto;
   @ApiProperty({
