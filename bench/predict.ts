@@ -110,6 +110,17 @@ function fleet(count: number): FleetSource[] {
 }
 
 /**
+ * The fleet's curves in SQL, for the readings and for the hourly rows of `--due` alike, over a
+ * source `s` (id, longitude): a clear-sky-shaped day at the source's local solar time (0..1) at
+ * `epochSeconds`, a cloudiness per source and UTC day of `instant`, and a household load.
+ */
+const clearShapeSql = (epochSeconds: string) =>
+  `greatest(0, sin(pi() * (((${epochSeconds}) / 3600 + s.longitude / 15)::numeric % 24 - 6) / 12))`;
+const cloudinessSql = (instant: string) =>
+  `(0.35 + 0.65 * abs(sin(hashtext(s.id::text || (extract(epoch FROM ${instant})::bigint / 86400)::text))))`;
+const loadSql = (instant: string) => `(350 + 300 * abs(sin(extract(epoch FROM ${instant}) / 5000)))`;
+
+/**
  * Users, both scheduled settings and sources, then the readings: a clear-sky-shaped PV curve
  * scaled by a cloudiness per source and day, a load, a state of charge, and the payload a device
  * sends in `raw`, every `interval` seconds over the last 16 days, with the hourly rollup rebuilt.
@@ -147,10 +158,8 @@ async function seed(db: Client, sources: FleetSource[], now: Date): Promise<numb
     const inserted = await db.query(
       `WITH readings AS (
          SELECT s.id, ts, s.capacity,
-                greatest(0, sin(pi() * ((extract(epoch FROM ts) / 3600 + s.longitude / 15)::numeric % 24 - 6) / 12))
-                  * (0.35 + 0.65 * abs(sin(hashtext(s.id::text || (extract(epoch FROM ts)::bigint / 86400)::text))))
-                  AS sun,
-                350 + 300 * abs(sin(extract(epoch FROM ts) / 5000)) AS load
+                ${clearShapeSql('extract(epoch FROM ts)')} * ${cloudinessSql('ts')} AS sun,
+                ${loadSql('ts')} AS load
            FROM unnest($1::uuid[], $2::float8[], $3::float8[]) AS s (id, longitude, capacity),
                 generate_series($4::timestamptz, $5::timestamptz, make_interval(secs => $6)) AS ts)
        INSERT INTO telemetry (sun_source_id, ts, solar_power, load_power, state_of_charge, raw)
@@ -227,10 +236,9 @@ async function makeDue(db: Client, count: number, now: Date): Promise<void> {
   const column = (key: keyof (typeof sources)[number]) => sources.map((source) => source[key]);
   const sunAndLoad = `
     SELECT s.id, hour, s.capacity,
-           greatest(0, sin(pi() * ((extract(epoch FROM hour) / 3600 + 0.5 + s.longitude / 15)::numeric % 24 - 6) / 12))
-             AS clear,
-           0.35 + 0.65 * abs(sin(hashtext(s.id::text || (extract(epoch FROM hour)::bigint / 86400)::text))) AS cloudiness,
-           350 + 300 * abs(sin(extract(epoch FROM hour) / 5000)) AS load
+           ${clearShapeSql('extract(epoch FROM hour) + 1800')} AS clear,
+           ${cloudinessSql('hour')} AS cloudiness,
+           ${loadSql('hour')} AS load
       FROM unnest($1::uuid[], $2::float8[], $3::float8[]) AS s (id, longitude, capacity),
            generate_series($4::timestamptz, $5::timestamptz - interval '1 hour', interval '1 hour') AS hour`;
   await db.query(

@@ -228,8 +228,8 @@ function fitLearner(
   }
   const variance = count > 0 ? sumSquares - (sum * sum) / count : 0;
   const rounds = Math.max(1, first.bestRounds);
-  const holdOutDays = new Set(spec.candidates.slice(trainingTargets).map(dayOf)).size;
-  const short = holdOutDays < (spec.minHoldOutDays ?? 0);
+  // Every hold-out hour has one day-ahead row: the days of the differences are the hold-out's.
+  const short = dailyDifference.size < (spec.minHoldOutDays ?? 0);
   const served = chooseServed(squared, referenceSquared, count, short ? [...dailyDifference.values()] : null);
   // A model that lost to its baseline is not refitted: it would not be served.
   const final = served === 'learned' ? fitBoosted(dataset(0, total), null, { ...params, rounds }) : null;

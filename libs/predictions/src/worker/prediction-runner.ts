@@ -142,7 +142,7 @@ export class PredictionRunner {
       return 'completed';
     } catch (error) {
       // The data's or the model's own words are for the owner; anything else only for the log.
-      const told = error instanceof PredictionJobError || error instanceof ForecastComputeError;
+      const told = toldAsIs(error);
       if (told) this.logger.warn({ jobId: job.jobId, reason: error.message }, `${job.type} job failed`);
       else this.logger.error({ err: error, jobId: job.jobId }, `${job.type} job failed`);
       await progress.finish({
@@ -202,7 +202,7 @@ export class PredictionRunner {
       this.logger.log({ sunSourceId, hours: model.dataPointsUsed, outcome }, 'model trained again');
       return stored;
     } catch (error) {
-      if (error instanceof PredictionJobError || error instanceof ForecastComputeError)
+      if (toldAsIs(error))
         this.logger.warn({ sunSourceId, reason: error.message }, 'could not train the model again');
       else this.logger.error({ err: error, sunSourceId }, 'could not train the model again');
       // Tried again in 30 days, so that models that keep failing do not take every run's trainings.
@@ -337,6 +337,11 @@ export class PredictionRunner {
       this.logger.warn({ sunSourceId: source.id, reason }, 'no weather for the job; going on without');
     }
   }
+}
+
+/** The data's, the model's or the source's own words: a warning, not a machinery error. */
+function toldAsIs(error: unknown): error is PredictionJobError | ForecastComputeError {
+  return error instanceof PredictionJobError || error instanceof ForecastComputeError;
 }
 
 function siteOf(source: SunSourceView): Site {

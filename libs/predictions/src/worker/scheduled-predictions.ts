@@ -78,11 +78,12 @@ export class ScheduledPredictions {
 
   /** Trains again, one at a time, the models of `sources` that are due; says how many it stored. */
   private async retrainDueModels(sources: readonly ScheduledSource[]): Promise<number> {
-    const stopAt = this.clock.now().getTime() + RETRAINING.minutesPerRun * 60_000;
+    const now = this.clock.now();
+    const stopAt = now.getTime() + RETRAINING.minutesPerRun * 60_000;
     const dueModels = await this.models.dueForRetraining(
       sources.map((source) => source.id),
       {
-        ...retrainingCutoffs(this.clock.now()),
+        ...retrainingCutoffs(now),
         fullYearHours: RETRAINING_RULE.fullYearHours,
       },
       RETRAINING.perRun,
