@@ -105,6 +105,57 @@ describe('fitBoosted', () => {
     expect(predictBoosted(model, [0.5])).toBeCloseTo(0, 1);
   });
 
+  it('grows the same model from weights of 1 as from no weights', () => {
+    // Without weights the histograms keep no row counts (each hessian is 1, their sum the count):
+    // both layouts must choose the same splits.
+    const rowCount = 1500;
+    const data = dataset(rowCount, 11);
+    for (let row = 0; row < rowCount; row += 7) data.values[row * data.featureCount + 2] = NaN;
+    const held = dataset(300, 12);
+    const ones = { ...data, weights: new Float64Array(rowCount).fill(1) };
+    const plain = fitBoosted(data, held, { rounds: 60 });
+    const weighted = fitBoosted(ones, held, { rounds: 60 });
+    expect(plain.model.trees.length).toBeGreaterThan(10);
+    expect(JSON.stringify(weighted.model)).toBe(JSON.stringify(plain.model));
+    expect(weighted.validationLoss).toEqual(plain.validationLoss);
+  });
+
+  it('fits each tree to the residuals the trees before it leave', () => {
+    // With every row sampled and no penalty, a leaf is the learning rate times the mean residual
+    // of the rows that reach it: the running predictions kept during training must be exact.
+    const learningRate = 0.2;
+    const { model } = fitBoosted(train, null, {
+      rounds: 12,
+      subsample: 1,
+      featureFraction: 1,
+      lambda: 0,
+      learningRate,
+    });
+    const leafOf = (tree: (typeof model.trees)[number], row: number) => {
+      let node = 0;
+      while (tree.feature[node] >= 0) {
+        const value = train.values[row * train.featureCount + tree.feature[node]];
+        node = value <= tree.threshold[node] ? tree.left[node] : tree.right[node];
+      }
+      return node;
+    };
+    const prediction = new Float64Array(train.rowCount).fill(model.base);
+    for (const tree of model.trees) {
+      const residuals = new Map<number, { sum: number; rows: number }>();
+      for (let row = 0; row < train.rowCount; row++) {
+        const leaf = leafOf(tree, row);
+        const entry = residuals.get(leaf) ?? { sum: 0, rows: 0 };
+        entry.sum += train.targets[row] - prediction[row];
+        entry.rows++;
+        residuals.set(leaf, entry);
+      }
+      expect(residuals.size).toBeGreaterThan(1);
+      for (const [leaf, { sum, rows }] of residuals)
+        expect(tree.value[leaf]).toBeCloseTo((learningRate * sum) / rows, 9);
+      for (let row = 0; row < train.rowCount; row++) prediction[row] += tree.value[leafOf(tree, row)];
+    }
+  });
+
   it('honours sample weights', () => {
     // Two groups with the same features and different targets: the leaf is their weighted mean.
     const rowCount = 400;

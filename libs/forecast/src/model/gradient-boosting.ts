@@ -169,6 +169,8 @@ interface GrownTree {
   tree: RegressionTree;
   /** Per inner node, the bin its threshold closes (training only, not serialised). */
   splitBins: number[];
+  /** The sampled rows of each leaf, in `order` as the tree left it. */
+  leaves: LeafRange[];
 }
 
 interface GrowingNode {
@@ -177,10 +179,35 @@ interface GrowingNode {
   /** The node's rows are `order[start..end)`. */
   start: number;
   end: number;
-  /** Per feature and bin, three numbers: gradient sum, hessian (weight) sum, row count. */
+  /** Per feature and bin: gradient sum, hessian (weight) sum and, for weighted rows, row count. */
   histogram: Float64Array;
   gradientSum: number;
   hessianSum: number;
+}
+
+/**
+ * Where a tree's histograms live: `stride` numbers per feature and bin, 3 for weighted rows
+ * (gradient, hessian, count) and 2 without weights, where every hessian is 1 and its sum is the
+ * row count, exactly. Freed histograms are kept for the next node, so a tree allocates a few.
+ */
+interface HistogramPool {
+  binCount: number;
+  stride: 2 | 3;
+  /** Numbers in one histogram: features × bins × stride. */
+  size: number;
+  free: Float64Array[];
+}
+
+function takeHistogram(pool: HistogramPool): Float64Array {
+  const reused = pool.free.pop();
+  return reused ? reused.fill(0) : new Float64Array(pool.size);
+}
+
+/** The rows of one leaf, `order[start..end)`, and what the leaf adds. */
+interface LeafRange {
+  start: number;
+  end: number;
+  value: number;
 }
 
 /** Fits a model; with validation rows it keeps the round with the lowest validation loss. */
@@ -209,6 +236,7 @@ export function fitBoosted(
     targets,
     weights,
     base,
+    weighted: train.weights !== undefined,
     validation: validation && validationBinned ? { data: validation, binned: validationBinned } : null,
   });
   return {
@@ -237,6 +265,8 @@ interface BoostingInput {
   weights: Float64Array;
   /** The prediction before any tree. */
   base: number;
+  /** Whether the rows carry their own weights (else every weight, and so every hessian, is 1). */
+  weighted: boolean;
   validation: { data: Dataset; binned: BinnedData } | null;
 }
 
@@ -262,6 +292,9 @@ function boost(input: BoostingInput): Omit<BoostingResult, 'model'> & { trees: R
   const random = seededRandom(params.seed);
   const gradients = new Float64Array(rowCount);
   const order = new Uint32Array(rowCount);
+  const unsampled = new Uint32Array(rowCount);
+  const stride = input.weighted ? 3 : 2;
+  const pool: HistogramPool = { binCount, stride, size: featureCount * binCount * stride, free: [] };
   const trees: RegressionTree[] = [];
   const validationLoss: number[] = [];
   let bestLoss = Infinity;
@@ -269,14 +302,21 @@ function boost(input: BoostingInput): Omit<BoostingResult, 'model'> & { trees: R
 
   for (let round = 0; round < params.rounds; round++) {
     let sampled = 0;
+    let skipped = 0;
     for (let row = 0; row < rowCount; row++) {
       gradients[row] = weights[row] * (targets[row] - prediction[row]);
       if (params.subsample >= 1 || random() < params.subsample) order[sampled++] = row;
+      else unsampled[skipped++] = row;
     }
     const allowed = pickFeatures(featureCount, params.featureFraction, random);
-    const grown = growTree(binned, order, sampled, gradients, weights, allowed, edges, binCount, params);
+    const grown = growTree(binned, order, sampled, gradients, weights, allowed, edges, pool, params);
     trees.push(grown.tree);
-    addTree(grown, binned, prediction);
+    // The sampled rows' leaves are known from the partitions; only the others walk the tree.
+    for (const leaf of grown.leaves) {
+      for (let position = leaf.start; position < leaf.end; position++)
+        prediction[order[position]] += leaf.value;
+    }
+    addTree(grown, binned, prediction, unsampled, skipped);
     if (held) {
       addTree(grown, held.binned, held.prediction);
       const loss = weightedSquaredError(held.data.targets, held.prediction, held.weights);
@@ -345,26 +385,46 @@ function buildHistogram(
   gradients: Float64Array,
   hessians: Float64Array,
   allowed: Int32Array,
-  binCount: number,
+  pool: HistogramPool,
 ): GrowingNode {
   const { bins, featureCount } = data;
-  const histogram = new Float64Array(featureCount * binCount * 3);
+  const histogram = takeHistogram(pool);
+  const { stride } = pool;
+  const binStride = pool.binCount * stride;
   const allowedCount = allowed.length;
   let gradientSum = 0;
   let hessianSum = 0;
-  for (let position = start; position < end; position++) {
-    const row = order[position];
-    const gradient = gradients[row];
-    const hessian = hessians[row];
-    gradientSum += gradient;
-    hessianSum += hessian;
-    const base = row * featureCount;
-    for (let index = 0; index < allowedCount; index++) {
-      const feature = allowed[index];
-      const slot = (feature * binCount + bins[base + feature]) * 3;
-      histogram[slot] += gradient;
-      histogram[slot + 1] += hessian;
-      histogram[slot + 2] += 1;
+  // Two loops, so the hot one does not test the stride per cell.
+  if (stride === 3) {
+    for (let position = start; position < end; position++) {
+      const row = order[position];
+      const gradient = gradients[row];
+      const hessian = hessians[row];
+      gradientSum += gradient;
+      hessianSum += hessian;
+      const base = row * featureCount;
+      for (let index = 0; index < allowedCount; index++) {
+        const feature = allowed[index];
+        const slot = feature * binStride + bins[base + feature] * 3;
+        histogram[slot] += gradient;
+        histogram[slot + 1] += hessian;
+        histogram[slot + 2] += 1;
+      }
+    }
+  } else {
+    for (let position = start; position < end; position++) {
+      const row = order[position];
+      const gradient = gradients[row];
+      const hessian = hessians[row];
+      gradientSum += gradient;
+      hessianSum += hessian;
+      const base = row * featureCount;
+      for (let index = 0; index < allowedCount; index++) {
+        const feature = allowed[index];
+        const slot = feature * binStride + bins[base + feature] * 2;
+        histogram[slot] += gradient;
+        histogram[slot + 1] += hessian;
+      }
     }
   }
   return { id: -1, start, end, histogram, gradientSum, hessianSum };
@@ -378,7 +438,7 @@ function growTree(
   hessians: Float64Array,
   allowed: Int32Array,
   edges: Float64Array[],
-  binCount: number,
+  pool: HistogramPool,
   params: BoostingParams,
 ): GrownTree {
   const tree: { [column in keyof RegressionTree]: number[] } = {
@@ -390,6 +450,8 @@ function growTree(
     value: [],
   };
   const splitBins: number[] = [];
+  const leaves: LeafRange[] = [];
+  const binStride = pool.binCount * pool.stride;
   const newNode = () => {
     splitBins.push(0);
     tree.feature.push(-1);
@@ -401,7 +463,7 @@ function growTree(
     return tree.feature.length - 1;
   };
 
-  const root = buildHistogram(data, order, 0, sampled, gradients, hessians, allowed, binCount);
+  const root = buildHistogram(data, order, 0, sampled, gradients, hessians, allowed, pool);
   root.id = newNode();
   let level: GrowingNode[] = [root];
   for (let depth = 0; depth <= params.maxDepth && level.length > 0; depth++) {
@@ -409,23 +471,26 @@ function growTree(
     for (const node of level) {
       const split =
         depth < params.maxDepth && node.end - node.start >= 2 * params.minLeafRows
-          ? bestSplit(node, allowed, edges, binCount, params)
+          ? bestSplit(node, allowed, edges, pool, params)
           : null;
       if (!split) {
-        tree.value[node.id] = (params.learningRate * node.gradientSum) / (node.hessianSum + params.lambda);
+        const value = (params.learningRate * node.gradientSum) / (node.hessianSum + params.lambda);
+        tree.value[node.id] = value;
+        leaves.push({ start: node.start, end: node.end, value });
+        pool.free.push(node.histogram);
         continue;
       }
       const middle = partition(data, order, node.start, node.end, split);
       // Histogram the smaller child from its rows, the larger one as parent minus sibling.
       const smallIsLeft = middle - node.start <= node.end - middle;
       const small = smallIsLeft
-        ? buildHistogram(data, order, node.start, middle, gradients, hessians, allowed, binCount)
-        : buildHistogram(data, order, middle, node.end, gradients, hessians, allowed, binCount);
+        ? buildHistogram(data, order, node.start, middle, gradients, hessians, allowed, pool)
+        : buildHistogram(data, order, middle, node.end, gradients, hessians, allowed, pool);
       const histogram = node.histogram;
       const smallHistogram = small.histogram;
       for (const feature of allowed) {
-        const end = (feature + 1) * binCount * 3;
-        for (let slot = feature * binCount * 3; slot < end; slot++) histogram[slot] -= smallHistogram[slot];
+        const end = (feature + 1) * binStride;
+        for (let slot = feature * binStride; slot < end; slot++) histogram[slot] -= smallHistogram[slot];
       }
       const large: GrowingNode = {
         id: -1,
@@ -449,38 +514,41 @@ function growTree(
     }
     level = next;
   }
-  return { tree, splitBins };
+  return { tree, splitBins, leaves };
 }
 
 function bestSplit(
   node: GrowingNode,
   allowed: Int32Array,
   edges: Float64Array[],
-  binCount: number,
+  pool: HistogramPool,
   params: BoostingParams,
 ): Split | null {
   const { lambda, minLeafRows } = params;
   const { histogram } = node;
+  const { stride } = pool;
+  // A bin's row count: its own number, or without weights its hessian sum.
+  const count = stride - 1;
   const rows = node.end - node.start;
   const parentScore = (node.gradientSum * node.gradientSum) / (node.hessianSum + lambda);
   let best: Split | null = null;
   for (const feature of allowed) {
     const usedBins = edges[feature].length + 1;
     if (usedBins < 2) continue;
-    const offset = feature * binCount * 3;
+    const offset = feature * pool.binCount * stride;
     const missingGradient = histogram[offset];
     const missingHessian = histogram[offset + 1];
-    const missingCount = histogram[offset + 2];
+    const missingCount = histogram[offset + count];
     for (const missingLeft of missingCount > 0 ? [true, false] : [false]) {
       let gradientLeft = missingLeft ? missingGradient : 0;
       let hessianLeft = missingLeft ? missingHessian : 0;
       let countLeft = missingLeft ? missingCount : 0;
       // Cut after bin `bin` (1-based); the last bin never goes left alone.
       for (let bin = 1; bin < usedBins; bin++) {
-        const slot = offset + bin * 3;
+        const slot = offset + bin * stride;
         gradientLeft += histogram[slot];
         hessianLeft += histogram[slot + 1];
-        countLeft += histogram[slot + 2];
+        countLeft += histogram[slot + count];
         const countRight = rows - countLeft;
         if (countLeft < minLeafRows) continue;
         if (countRight < minLeafRows) break;
@@ -518,14 +586,22 @@ function partition(data: BinnedData, order: Uint32Array, start: number, end: num
 }
 
 /**
- * Adds a tree's output to every row's prediction, walking it on bins: `splitBins[node]` is the bin
- * whose upper edge is the node's threshold, so this agrees with `predictBoosted` on raw values.
+ * Adds a tree's output to the prediction of `rows[0..count)` (every row without them), walking it
+ * on bins: `splitBins[node]` is the bin whose upper edge is the node's threshold, so this agrees
+ * with `predictBoosted` on raw values, and with the partitions that grew the tree.
  */
-function addTree(grown: GrownTree, data: BinnedData, prediction: Float64Array): void {
+function addTree(
+  grown: GrownTree,
+  data: BinnedData,
+  prediction: Float64Array,
+  rows: Uint32Array | null = null,
+  count = data.rowCount,
+): void {
   const { feature, missingLeft, left, right, value } = grown.tree;
   const { splitBins } = grown;
   const { bins, featureCount } = data;
-  for (let row = 0; row < data.rowCount; row++) {
+  for (let index = 0; index < count; index++) {
+    const row = rows ? rows[index] : index;
     let node = 0;
     const base = row * featureCount;
     while (feature[node] >= 0) {
