@@ -394,37 +394,21 @@ function buildHistogram(
   const allowedCount = allowed.length;
   let gradientSum = 0;
   let hessianSum = 0;
-  // Two loops, so the hot one does not test the stride per cell.
-  if (stride === 3) {
-    for (let position = start; position < end; position++) {
-      const row = order[position];
-      const gradient = gradients[row];
-      const hessian = hessians[row];
-      gradientSum += gradient;
-      hessianSum += hessian;
-      const base = row * featureCount;
-      for (let index = 0; index < allowedCount; index++) {
-        const feature = allowed[index];
-        const slot = feature * binStride + bins[base + feature] * 3;
-        histogram[slot] += gradient;
-        histogram[slot + 1] += hessian;
-        histogram[slot + 2] += 1;
-      }
-    }
-  } else {
-    for (let position = start; position < end; position++) {
-      const row = order[position];
-      const gradient = gradients[row];
-      const hessian = hessians[row];
-      gradientSum += gradient;
-      hessianSum += hessian;
-      const base = row * featureCount;
-      for (let index = 0; index < allowedCount; index++) {
-        const feature = allowed[index];
-        const slot = feature * binStride + bins[base + feature] * 2;
-        histogram[slot] += gradient;
-        histogram[slot + 1] += hessian;
-      }
+  // Weighted rows count their rows in a third number; without weights the hessian sum is the count.
+  const counted = stride === 3;
+  for (let position = start; position < end; position++) {
+    const row = order[position];
+    const gradient = gradients[row];
+    const hessian = hessians[row];
+    gradientSum += gradient;
+    hessianSum += hessian;
+    const base = row * featureCount;
+    for (let index = 0; index < allowedCount; index++) {
+      const feature = allowed[index];
+      const slot = feature * binStride + bins[base + feature] * stride;
+      histogram[slot] += gradient;
+      histogram[slot + 1] += hessian;
+      if (counted) histogram[slot + 2] += 1;
     }
   }
   return { id: -1, start, end, histogram, gradientSum, hessianSum };
