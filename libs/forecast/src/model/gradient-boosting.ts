@@ -186,9 +186,9 @@ interface GrowingNode {
 }
 
 /**
- * Where a tree's histograms live: `stride` numbers per feature and bin, 3 for weighted rows
+ * Where a fit's histograms live: `stride` numbers per feature and bin, 3 for weighted rows
  * (gradient, hessian, count) and 2 without weights, where every hessian is 1 and its sum is the
- * row count, exactly. Freed histograms are kept for the next node, so a tree allocates a few.
+ * row count, exactly. A leaf's histogram is kept for the next node to fill, over every tree of a fit.
  */
 interface HistogramPool {
   binCount: number;
