@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { skillScore, SOLAR_ACCURACY_DEFINITIONS } from '../libs/forecast/src/evaluation';
+import { describeRetrainingRule } from '../libs/forecast/src/model/retraining';
 import { TRAINING_DAYS } from '../libs/forecast/src/model/train';
 import { DataError } from './forecast/data-error';
 import { chooseDays } from './forecast/days';
@@ -39,8 +40,8 @@ const percent = (value: number) => `${(100 * value).toFixed(1)} %`;
 const BENCH_DEFINITIONS = [
   'each scored local day is forecast from its local midnight with the 15 days of history before it (hours 1–24 of',
   '  the 168-hour forecast, 23/25 on DST days); the model is trained on the training days, then again on the days',
-  '  before a scored day as the product’s scheduled job does (--retrain: by default when 30 days old and trained on',
-  `  less than 330 days, or a year old), each time on at most the last ${TRAINING_DAYS} days, as the product's training job`,
+  `  before a scored day as the product’s scheduled job does (--retrain, by default: ${describeRetrainingRule()}),`,
+  `  each time on at most the last ${TRAINING_DAYS} days, as the product's training job`,
   'setting (a) gives the model the measured GHI and temperature of the forecast days as a perfect weather forecast',
   '  (only with GHI in the input); setting (b) gives it no weather at all',
   ...SOLAR_ACCURACY_DEFINITIONS,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { describeRetrainingRule } from '../../libs/forecast/src/model/retraining';
 import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { COLUMN_NAMES } from './plain-csv';
 import { SAMPLE } from './sample';
@@ -177,7 +178,7 @@ const GROUPS: OptionGroup[] = [
         default: 'product',
         help:
           'when to train again, on the days before: never; at the start of every scored month; or as the ' +
-          'product’s scheduled job does (a model 30 days old trained on less than 330 days, or a year old)',
+          `product’s scheduled job does (${describeRetrainingRule()})`,
       },
     ],
   },

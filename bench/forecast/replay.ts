@@ -47,8 +47,8 @@ export interface SiteData {
 
 /**
  * When the replay trains again: never; at the start of every scored month; or as the product's
- * scheduled job does (`retrainingDue`: a model 30 days old trained on less than 330 days, or a
- * year old), checked at each scored day's midnight.
+ * scheduled job does (`retrainingDue`, libs/forecast's `RETRAINING_RULE`), checked at each scored
+ * day's midnight.
  */
 export type Retrain = 'none' | 'monthly' | 'product';
 

@@ -191,9 +191,10 @@ interface GrowingNode {
  * row count, exactly. A leaf's histogram is kept for the next node to fill, over every tree of a fit.
  */
 interface HistogramPool {
-  binCount: number;
   stride: 2 | 3;
-  /** Numbers in one histogram: features × bins × stride. */
+  /** Numbers per feature: bins × stride. */
+  featureStride: number;
+  /** Numbers in one histogram: features × `featureStride`. */
   size: number;
   free: Float64Array[];
 }
@@ -294,7 +295,8 @@ function boost(input: BoostingInput): Omit<BoostingResult, 'model'> & { trees: R
   const order = new Uint32Array(rowCount);
   const unsampled = new Uint32Array(rowCount);
   const stride = input.weighted ? 3 : 2;
-  const pool: HistogramPool = { binCount, stride, size: featureCount * binCount * stride, free: [] };
+  const featureStride = binCount * stride;
+  const pool: HistogramPool = { stride, featureStride, size: featureCount * featureStride, free: [] };
   const trees: RegressionTree[] = [];
   const validationLoss: number[] = [];
   let bestLoss = Infinity;
@@ -389,8 +391,7 @@ function buildHistogram(
 ): GrowingNode {
   const { bins, featureCount } = data;
   const histogram = takeHistogram(pool);
-  const { stride } = pool;
-  const binStride = pool.binCount * stride;
+  const { stride, featureStride } = pool;
   const allowedCount = allowed.length;
   let gradientSum = 0;
   let hessianSum = 0;
@@ -405,7 +406,7 @@ function buildHistogram(
     const base = row * featureCount;
     for (let index = 0; index < allowedCount; index++) {
       const feature = allowed[index];
-      const slot = feature * binStride + bins[base + feature] * stride;
+      const slot = feature * featureStride + bins[base + feature] * stride;
       histogram[slot] += gradient;
       histogram[slot + 1] += hessian;
       if (counted) histogram[slot + 2] += 1;
@@ -435,7 +436,7 @@ function growTree(
   };
   const splitBins: number[] = [];
   const leaves: LeafRange[] = [];
-  const binStride = pool.binCount * pool.stride;
+  const { featureStride } = pool;
   const newNode = () => {
     splitBins.push(0);
     tree.feature.push(-1);
@@ -473,8 +474,8 @@ function growTree(
       const histogram = node.histogram;
       const smallHistogram = small.histogram;
       for (const feature of allowed) {
-        const end = (feature + 1) * binStride;
-        for (let slot = feature * binStride; slot < end; slot++) histogram[slot] -= smallHistogram[slot];
+        const end = (feature + 1) * featureStride;
+        for (let slot = feature * featureStride; slot < end; slot++) histogram[slot] -= smallHistogram[slot];
       }
       const large: GrowingNode = {
         id: -1,
@@ -519,7 +520,7 @@ function bestSplit(
   for (const feature of allowed) {
     const usedBins = edges[feature].length + 1;
     if (usedBins < 2) continue;
-    const offset = feature * pool.binCount * stride;
+    const offset = feature * pool.featureStride;
     const missingGradient = histogram[offset];
     const missingHessian = histogram[offset + 1];
     const missingCount = histogram[offset + count];

@@ -1,5 +1,5 @@
 export { trainForecaster, TRAINING_DAYS } from './train';
-export { RETRAINING_RULE, retrainingCutoffs, retrainingDue } from './retraining';
+export { describeRetrainingRule, RETRAINING_RULE, retrainingCutoffs, retrainingDue } from './retraining';
 export { forecast, forecastWithPhysics } from './predict';
 export { planeNormal } from './pv-physics';
 export { withPackedTrees } from './model-payload';

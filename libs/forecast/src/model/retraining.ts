@@ -13,6 +13,15 @@ export const RETRAINING_RULE = {
   anyAfterDays: 365,
 } as const;
 
+/** The rule in words, for what prints it. */
+export function describeRetrainingRule(): string {
+  const { youngAfterDays, fullYearHours, anyAfterDays } = RETRAINING_RULE;
+  return (
+    `a model ${youngAfterDays} days old trained on less than ${fullYearHours / 24} days, ` +
+    `or ${anyAfterDays} days old`
+  );
+}
+
 /** The moments that decide, at `now`, whether a model is due: see `RETRAINING_RULE`. */
 export function retrainingCutoffs(now: Date): { youngTrainedBefore: Date; anyTrainedBefore: Date } {
   return {

@@ -351,6 +351,18 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
       solarHours.push(hour);
     if (Number.isFinite(load[hour])) loadHours.push(hour);
   }
+  // The two load learners differ in their features and hours only.
+  const loadLearner = (set: FeatureSet, candidates: number[]): LearnerSpec => ({
+    set,
+    candidates,
+    target: (hour, origin) =>
+      (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(context, origin),
+    toPower: (hour, output, origin) =>
+      Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(context, origin) * output),
+    observed: (hour) => load[hour],
+    reference: (hour, origin) => baselineLoad(timeline, hour, origin),
+    minHoldOutDays: MIN_LOAD_HOLD_OUT_DAYS,
+  });
   const learners: LearnerSpec[] = [
     {
       set: 'solarWeather',
@@ -369,28 +381,11 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
       observed: (hour) => solar[hour],
       reference: (hour, origin) => clamp(context.clearPower[hour] * recentClearSkyIndex(context, origin)),
     },
-    {
-      set: 'loadWeather',
-      candidates: loadHours.filter((hour) => Number.isFinite(temperature[hour])),
-      target: (hour, origin) =>
-        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(context, origin),
-      toPower: (hour, output, origin) =>
-        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(context, origin) * output),
-      observed: (hour) => load[hour],
-      reference: (hour, origin) => baselineLoad(timeline, hour, origin),
-      minHoldOutDays: MIN_LOAD_HOLD_OUT_DAYS,
-    },
-    {
-      set: 'loadHistory',
-      candidates: loadHours,
-      target: (hour, origin) =>
-        (load[hour] - baselineLoad(timeline, hour, origin)) / loadLevel(context, origin),
-      toPower: (hour, output, origin) =>
-        Math.max(0, baselineLoad(timeline, hour, origin) + loadLevel(context, origin) * output),
-      observed: (hour) => load[hour],
-      reference: (hour, origin) => baselineLoad(timeline, hour, origin),
-      minHoldOutDays: MIN_LOAD_HOLD_OUT_DAYS,
-    },
+    loadLearner(
+      'loadWeather',
+      loadHours.filter((hour) => Number.isFinite(temperature[hour])),
+    ),
+    loadLearner('loadHistory', loadHours),
   ];
   learners.forEach((spec, index) => {
     const fitted = fitLearner(context, spec);
