@@ -181,6 +181,14 @@ describe('npm run bench:forecast', () => {
     expect(run.stdout).toMatch(/solar \(b\): nRMSE \d+\.\d %, nMAE \d+\.\d %/);
     expect(run.stdout).not.toMatch(/NaN|Infinity/);
     expect(run.stdout).toContain('smart persistence (SP) = yesterday’s daily clear-sky index');
+    const { weatherPersistence } = JSON.parse(readFileSync(join(results, 'results.json'), 'utf8')).results;
+    expect(weatherPersistence.linearSkillOverPersistence).toBeCloseTo(
+      1 - Math.sqrt((1 + weatherPersistence.correlation) / 2),
+      12,
+    );
+    expect(run.stdout).toContain(
+      `r = ${weatherPersistence.correlation.toFixed(2)} from one day to the next (${weatherPersistence.pairs} pairs of days)`,
+    );
     expect(readdirSync(results).sort()).toEqual([
       'load-rmse-by-month.svg',
       'load-week.svg',

@@ -10,7 +10,15 @@ import { writeFigures } from './forecast/figures';
 import { BenchOptions, HELP, parseOptions, UsageError } from './forecast/options';
 import { replaySite, ReplayResult, Setting, SiteData, timeTraining } from './forecast/replay';
 import { SAMPLE } from './forecast/sample';
-import { loadRows, loadTable, signed, solarCoverage, solarRows, solarTable } from './forecast/scores';
+import {
+  loadRows,
+  loadTable,
+  signed,
+  solarCoverage,
+  solarRows,
+  solarTable,
+  weatherPersistence,
+} from './forecast/scores';
 import { readSite } from './forecast/site-input';
 import { checkTargets, TargetFigures, targetLine } from './forecast/targets';
 
@@ -51,6 +59,10 @@ const BENCH_DEFINITIONS = [
   '  PR 0.8, the given capacity)',
   'phys = the fitted physical model alone (the model’s orientation, 3 coefficients, no trees), setting (a) only',
   'load is scored over all hours, in W; SaY = same-as-yesterday load: the same hour of the last day with data (≤ 7 days back)',
+  'weather persistence: r = the correlation of consecutive scored days’ daily clear-sky indices (as smart persistence',
+  '  computes them); the best linear forecast of a day’s index from the day before’s beats repeating it by',
+  '  1 − √((1 + r)/2) (0.29 at r = 0, 0.13 at r = 0.5): where the weather persists, yesterday is hard to beat without',
+  '  weather. A figure for the daily index; hours add errors neither foresees',
 ];
 
 function defaultResultsDirectory(): string {
@@ -200,6 +212,16 @@ function run(options: BenchOptions): void {
             : ''),
       );
     }
+  }
+  const persistence = data.solar ? weatherPersistence(result.hours) : null;
+  if (persistence) {
+    summary.push(
+      `weather persistence of the scored days: daily clear-sky index ${persistence.meanIndex.toFixed(2)} on average, ` +
+        `r = ${persistence.correlation.toFixed(2)} from one day to the next (${persistence.pairs} pairs of days); ` +
+        `the best linear forecast of the index from the day before's beats repeating it by ` +
+        `${persistence.linearSkillOverPersistence.toFixed(3)}`,
+    );
+    results.weatherPersistence = persistence;
   }
   for (const setting of result.settings) {
     if (data.load) {

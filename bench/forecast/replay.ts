@@ -71,6 +71,8 @@ export interface ScoredHour {
   /** The weather-driven physical model of the weather-trained model, without its trees. */
   fittedPhysics: number;
   smartPersistence: number;
+  /** The array's clear-sky power that smart persistence scales (NaN without a model's array). */
+  clearSky: number;
   sameAsYesterday: number;
 }
 
@@ -262,6 +264,7 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
         baselineLoad: pick(baselines, 'loadPower'),
         fittedPhysics: physics ? physics[slot] : NaN,
         smartPersistence: persistence?.[index] ?? NaN,
+        clearSky: clear ? clear[slot] : NaN,
         sameAsYesterday: previousDay(data.load, hour)?.value ?? NaN,
       });
     }

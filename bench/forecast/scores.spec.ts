@@ -1,5 +1,5 @@
 import type { ScoredHour } from './replay';
-import { loadRows, loadTable, solarRows, solarTable, typicalWeek } from './scores';
+import { loadRows, loadTable, solarRows, solarTable, typicalWeek, weatherPersistence } from './scores';
 
 const HOUR_MS = 3_600_000;
 const START = Date.parse('2025-06-01T00:00:00Z');
@@ -26,6 +26,7 @@ function scoredHours(
       baselineLoad: { weather: NaN, history: 400 },
       fittedPhysics: NaN,
       smartPersistence: daylight ? 800 : 0,
+      clearSky: daylight ? 1000 : 0,
       sameAsYesterday: 600,
       ...values(index),
     };
@@ -89,5 +90,43 @@ describe('typicalWeek', () => {
         () => 1,
       ),
     ).toBeNull();
+  });
+});
+
+describe('weatherPersistence', () => {
+  /** `days` days whose daily clear-sky index is `index(day)`: solar = index × the clear sky. */
+  const daysOfIndex = (days: number, index: (day: number) => number) =>
+    scoredHours(days, (hour) => {
+      const daylight = hour % 24 >= 6 && hour % 24 < 18;
+      return { solar: daylight ? 1000 * index(Math.floor(hour / 24)) : 0 };
+    });
+
+  it('finds r = −1 for alternating days, which a linear forecast beats entirely', () => {
+    const figures = weatherPersistence(daysOfIndex(20, (day) => (day % 2 === 0 ? 0.2 : 0.8)));
+    expect(figures?.pairs).toBe(19);
+    expect(figures?.meanIndex).toBeCloseTo((9 * 0.2 + 10 * 0.8) / 19, 12);
+    expect(figures?.correlation).toBeCloseTo(-1, 12);
+    expect(figures?.linearSkillOverPersistence).toBeCloseTo(1, 6);
+  });
+
+  it('finds r = 0 where a day says nothing of the next: 1 − √½ to gain', () => {
+    // a a b b a a b b ...: the pairs (a,a), (a,b), (b,b), (b,a) in turn, 24 of them.
+    const figures = weatherPersistence(daysOfIndex(25, (day) => (Math.floor(day / 2) % 2 === 0 ? 0.3 : 0.9)));
+    expect(figures?.pairs).toBe(24);
+    expect(figures?.correlation).toBeCloseTo(0, 12);
+    expect(figures?.linearSkillOverPersistence).toBeCloseTo(1 - Math.sqrt(0.5), 12);
+  });
+
+  it('pairs only consecutive days with an index each, and needs 10 pairs', () => {
+    // Day 5 unmeasured and day 9 absent: each takes 2 of the pairs of consecutive days.
+    const withHoles = (days: number) =>
+      daysOfIndex(days, (day) => 0.2 + 0.05 * day)
+        .map((hour) => (hour.date === '2025-06-06' ? { ...hour, solar: NaN } : hour))
+        .filter((hour) => hour.date !== '2025-06-10');
+    expect(weatherPersistence(withHoles(14))).toBeNull();
+    expect(weatherPersistence(withHoles(15))).toMatchObject({
+      pairs: 10,
+      correlation: expect.closeTo(1, 12),
+    });
   });
 });

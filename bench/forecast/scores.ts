@@ -1,4 +1,5 @@
 import {
+  dailyClearSkyIndex,
   ErrorStats,
   errorStats,
   skillScore,
@@ -116,6 +117,75 @@ export function loadRows(hours: readonly ScoredHour[], setting: Setting): LoadRo
   };
   if (usable.length === 0) return [];
   return [...byMonth(usable).map(([month, group]) => row(month, group)), row('overall', usable)];
+}
+
+/**
+ * How persistent the scored days' weather was, which bounds what a forecast without weather can
+ * gain on smart persistence: where a day's clear-sky index follows the day before's closely (a
+ * foggy winter), repeating it is hard to beat. For an index with a steady mean and a correlation r
+ * between consecutive days, the best linear forecast of a day's index from the day before's
+ * (mean + r × yesterday's departure from it) has a mean squared error (1 + r) / 2 times that of
+ * repeating yesterday's, so its skill over repeating it is 1 − √((1 + r) / 2): 0.29 at r = 0,
+ * 0.13 at r = 0.5. It is a figure for the daily index; hours add errors neither foresees.
+ */
+export interface WeatherPersistence {
+  /** Consecutive scored days that both have a daily clear-sky index. */
+  pairs: number;
+  meanIndex: number;
+  /** The correlation of a day's clear-sky index with the day before's. */
+  correlation: number;
+  /** 1 − √((1 + r) / 2). */
+  linearSkillOverPersistence: number;
+}
+
+/** Fewer pairs of days than this and a correlation says little: no figure. */
+const MIN_PERSISTENCE_PAIRS = 10;
+const DAY_MS = 86_400_000;
+
+export function weatherPersistence(hours: readonly ScoredHour[]): WeatherPersistence | null {
+  const days = new Map<string, ScoredHour[]>();
+  for (const hour of hours) {
+    const day = days.get(hour.date);
+    if (day) day.push(hour);
+    else days.set(hour.date, [hour]);
+  }
+  const indices = [...days].map(([date, day]) => ({
+    date,
+    index: dailyClearSkyIndex(
+      day.map((hour) => hour.solar),
+      day.map((hour) => hour.clearSky),
+    ),
+  }));
+  const before: number[] = [];
+  const after: number[] = [];
+  for (let day = 1; day < indices.length; day++) {
+    const [previous, current] = [indices[day - 1], indices[day]];
+    if (previous.index === null || current.index === null) continue;
+    if (Date.parse(current.date) - Date.parse(previous.date) !== DAY_MS) continue;
+    before.push(previous.index);
+    after.push(current.index);
+  }
+  const pairs = before.length;
+  if (pairs < MIN_PERSISTENCE_PAIRS) return null;
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const [meanBefore, meanAfter] = [mean(before), mean(after)];
+  let covariance = 0;
+  let varianceBefore = 0;
+  let varianceAfter = 0;
+  for (let pair = 0; pair < pairs; pair++) {
+    const [x, y] = [before[pair] - meanBefore, after[pair] - meanAfter];
+    covariance += x * y;
+    varianceBefore += x * x;
+    varianceAfter += y * y;
+  }
+  if (!(varianceBefore > 0 && varianceAfter > 0)) return null;
+  const correlation = covariance / Math.sqrt(varianceBefore * varianceAfter);
+  return {
+    pairs,
+    meanIndex: mean(after),
+    correlation,
+    linearSkillOverPersistence: 1 - Math.sqrt((1 + correlation) / 2),
+  };
 }
 
 /**
