@@ -50,15 +50,19 @@ export function solarCoverage(hours: readonly ScoredHour[], setting: Setting) {
   };
 }
 
-function byMonth(hours: readonly ScoredHour[]): [string, ScoredHour[]][] {
+/** The hours grouped by a key (their month, their day), in the order the keys first appear. */
+function groupBy(hours: readonly ScoredHour[], key: (hour: ScoredHour) => string): [string, ScoredHour[]][] {
   const groups = new Map<string, ScoredHour[]>();
   for (const hour of hours) {
-    const group = groups.get(hour.month);
+    const name = key(hour);
+    const group = groups.get(name);
     if (group) group.push(hour);
-    else groups.set(hour.month, [hour]);
+    else groups.set(name, [hour]);
   }
   return [...groups];
 }
+
+const byMonth = (hours: readonly ScoredHour[]) => groupBy(hours, (hour) => hour.month);
 
 /** One row per month with scorable hours, then `overall`; empty when there is no such hour. */
 export function solarRows(hours: readonly ScoredHour[], setting: Setting, capacityWatts: number): SolarRow[] {
@@ -119,20 +123,12 @@ export function loadRows(hours: readonly ScoredHour[], setting: Setting): LoadRo
   return [...byMonth(usable).map(([month, group]) => row(month, group)), row('overall', usable)];
 }
 
-/**
- * How persistent the scored days' weather was, which bounds what a forecast without weather can
- * gain on smart persistence: where a day's clear-sky index follows the day before's closely (a
- * foggy winter), repeating it is hard to beat. For an index with a steady mean and a correlation r
- * between consecutive days, the best linear forecast of a day's index from the day before's
- * (mean + r × yesterday's departure from it) has a mean squared error (1 + r) / 2 times that of
- * repeating yesterday's, so its skill over repeating it is 1 − √((1 + r) / 2): 0.29 at r = 0,
- * 0.13 at r = 0.5. It is a figure for the daily index; hours add errors neither foresees.
- */
+/** How persistent the scored days' weather was (`weatherPersistence`). */
 export interface WeatherPersistence {
   /** Consecutive scored days that both have a daily clear-sky index. */
   pairs: number;
   meanIndex: number;
-  /** The correlation of a day's clear-sky index with the day before's. */
+  /** r: the correlation of a day's clear-sky index with the day before's. */
   correlation: number;
   /** 1 − √((1 + r) / 2). */
   linearSkillOverPersistence: number;
@@ -142,14 +138,18 @@ export interface WeatherPersistence {
 const MIN_PERSISTENCE_PAIRS = 10;
 const DAY_MS = 86_400_000;
 
+/**
+ * How persistent the scored days' weather was, which bounds what a forecast without weather can
+ * gain on smart persistence: where a day's clear-sky index follows the day before's closely (a
+ * foggy winter), repeating it is hard to beat. For an index with a steady mean and a correlation r
+ * between consecutive days, the best linear forecast of a day's index from the day before's
+ * (mean + r × yesterday's departure from it) has a mean squared error (1 + r) / 2 times that of
+ * repeating yesterday's, so its skill over repeating it is 1 − √((1 + r) / 2): 0.29 at r = 0,
+ * 0.13 at r = 0.5. It is a figure for the daily index; hours add errors neither foresees. Null
+ * with fewer than 10 pairs of days or an index that never changes.
+ */
 export function weatherPersistence(hours: readonly ScoredHour[]): WeatherPersistence | null {
-  const days = new Map<string, ScoredHour[]>();
-  for (const hour of hours) {
-    const day = days.get(hour.date);
-    if (day) day.push(hour);
-    else days.set(hour.date, [hour]);
-  }
-  const indices = [...days].map(([date, day]) => ({
+  const indices = groupBy(hours, (hour) => hour.date).map(([date, day]) => ({
     date,
     index: dailyClearSkyIndex(
       day.map((hour) => hour.solar),
