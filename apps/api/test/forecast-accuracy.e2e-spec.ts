@@ -210,6 +210,8 @@ describe('forecast accuracy /api/predictions/{id}/accuracy', () => {
     it('scores only the days asked for, and in W when the source has no capacity', async () => {
       const yesterday = (await accuracy(id, keeper, '?days=1').expect(200)).body as Accuracy;
       expect([yesterday.from, yesterday.to, yesterday.daysScored]).toEqual(['2026-06-09', '2026-06-09', 1]);
+      // Scored on its own, the 9th still persists the 8th's clear-sky index, read from before the window.
+      expect(yesterday.days[0].solar).toEqual({ hours: 12, rmseW: 0, maeW: 0, nrmse: 0, nmae: 0 });
       expect(yesterday.overall).toEqual({
         ...yesterday.days[0],
         date: undefined,

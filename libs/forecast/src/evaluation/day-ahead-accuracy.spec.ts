@@ -149,6 +149,52 @@ describe('scoreDayAheadForecasts', () => {
     expect(pooled.solar).toBeNull();
   });
 
+  it('leaves out a day of a source measuring only solar when it has no smart persistence', () => {
+    const solarOnly = measurements([
+      [
+        '2026-06-10',
+        (hour) => ({ solarPower: daytime(hour) ? 700 : 0, loadPower: null, stateOfCharge: null }),
+      ],
+      [
+        '2026-06-11',
+        (hour) => ({ solarPower: daytime(hour) ? 600 : 0, loadPower: null, stateOfCharge: null }),
+      ],
+    ]);
+    const { days: scored } = scoreDayAheadForecasts(forecasts, solarOnly, 5000);
+    // The 10th has no day before to persist; the 11th persists the 10th's index of 0.7.
+    expect(scored.map((score) => score.date)).toEqual(['2026-06-11']);
+    expect(scored[0].solar?.hours).toBe(12);
+  });
+
+  it('scores a forecast and its references on the same hours, leaving out one a reference lacks', () => {
+    // A physics value or profile value kept as null (a NaN in JSON) at 09:00.
+    const gaps = forecasts.map((kept) => ({
+      ...kept,
+      hours: kept.hours.map((hour, index) =>
+        index === 9
+          ? {
+              ...hour,
+              physicsSolarPower: null as unknown as number,
+              physicsLoadPower: null as unknown as number,
+            }
+          : hour,
+      ),
+    }));
+    const [tenth] = scoreDayAheadForecasts(gaps, measured, 5000).days;
+    // 11 solar hours: 5 right, 6 off by 100 W; smart persistence 5 off by 300 W, 6 by 100 W;
+    // physics 5 off by 200 W, 6 by 600 W. Load: 22 hours, 100 W off, the profile 300 W.
+    expect(tenth.solar).toMatchObject({ hours: 11, rmseW: Math.sqrt(60_000 / 11) });
+    expect(tenth.skill.vsSmartPersistence).toBeCloseTo(
+      1 - Math.sqrt(60_000 / 11) / Math.sqrt((5 * 300 ** 2 + 6 * 100 ** 2) / 11),
+      12,
+    );
+    expect(tenth.skill.vsPhysics).toBeCloseTo(
+      1 - Math.sqrt(60_000 / 11) / Math.sqrt((5 * 200 ** 2 + 6 * 600 ** 2) / 11),
+      12,
+    );
+    expect(tenth.load).toEqual({ hours: 22, rmseW: 100, maeW: 100, skillVsProfile: 1 - 100 / 300 });
+  });
+
   it('answers no days and empty scores when nothing was measured', () => {
     expect(scoreDayAheadForecasts(forecasts, () => undefined, 5000)).toEqual({
       days: [],

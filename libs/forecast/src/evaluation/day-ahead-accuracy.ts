@@ -10,7 +10,8 @@
  *   smart-persistence value, as `SOLAR_ACCURACY_DEFINITIONS` says; in W, and as a fraction of
  *   the installed capacity when the source has one.
  * - Load: RMSE and MAE in W over every hour of D with a measurement; skill against the load
- *   profile (the physics-only baseline's load: the mean of the same hour over the 14 days before).
+ *   profile (the physics-only baseline's load, `baselineLoad`: the mean of the same hour over the
+ *   14 days before, moved by half of how far the last 3 days' mean load is from the 14 days').
  * - Battery: MAE of the state of charge in percentage points over every hour of D with a
  *   measurement (the forecast's state of charge at the end of the hour against the hour's mean).
  * - Over several days, every scored hour of every day counts once (not a mean of daily scores).
@@ -52,8 +53,9 @@ export const DAY_AHEAD_ACCURACY_DEFINITIONS: readonly string[] = [
   'a day whose day before has no clear-sky index has no smart persistence, and so no solar score',
   'without an installed capacity, solar errors are in W only (nRMSE and nMAE are null)',
   'physics: the untrained physics-only forecast, made from the same inputs at the same moment',
-  'load RMSE / MAE (W) over every hour of D with a measured load; its skill is against the',
-  '  14-day same-hour profile (the physics-only forecast’s load)',
+  'load RMSE / MAE (W) over every hour of D with a measured load; its skill is against the load',
+  '  profile, the physics-only forecast’s load: the mean of the same hour over the 14 days before, moved by half',
+  '  of how far the last 3 days’ mean load is from the 14 days’',
   'battery SoC MAE (percentage points) over every hour of D with a measured state of charge',
   '  (the forecast’s state at the end of the hour against the hour’s mean)',
   'overall: every scored hour of every scored day counts once (not a mean of daily figures)',
@@ -190,7 +192,7 @@ export interface LoadScore {
   hours: number;
   rmseW: number;
   maeW: number;
-  /** Against the 14-day same-hour profile; null when that profile was perfect. */
+  /** Against the load profile (the physics-only forecast's load); null when that profile was perfect. */
   skillVsProfile: number | null;
 }
 
@@ -243,7 +245,8 @@ const finite = (value: number | null | undefined): value is number =>
 /**
  * Scores each day-ahead forecast against the measured hours (`measured(hourStartMs)`, undefined
  * for an hour without data; the day before is read too, for smart persistence). Days with no
- * scored hour at all are left out; `overall` pools every scored hour. `capacityWatts` null or not
+ * scored hour at all are left out (a source measuring only solar, on a day without smart
+ * persistence, has none); `overall` pools every scored hour. `capacityWatts` null or not
  * positive: solar errors in W only.
  */
 export function scoreDayAheadForecasts(
@@ -286,12 +289,20 @@ function dayPairs(
     const observed = measured(dayStart + index * HOUR_MS);
     if (!observed) return;
     const solar = observed.solarPower;
-    if (persistence && hour.daytime && finite(solar) && finite(hour.solarPower)) {
+    // A forecast and its references are scored on the same hours: an hour missing one is left out.
+    if (
+      persistence &&
+      hour.daytime &&
+      finite(solar) &&
+      finite(hour.solarPower) &&
+      finite(persistence[index]) &&
+      finite(hour.physicsSolarPower)
+    ) {
       pairs.solar.push([hour.solarPower, solar]);
       pairs.smartPersistence.push([persistence[index], solar]);
       pairs.physicsSolar.push([hour.physicsSolarPower, solar]);
     }
-    if (finite(observed.loadPower) && finite(hour.loadPower)) {
+    if (finite(observed.loadPower) && finite(hour.loadPower) && finite(hour.physicsLoadPower)) {
       pairs.load.push([hour.loadPower, observed.loadPower]);
       pairs.profileLoad.push([hour.physicsLoadPower, observed.loadPower]);
     }

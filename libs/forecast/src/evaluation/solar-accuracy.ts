@@ -8,8 +8,8 @@
  *   normalised by the installed capacity: nMAE = mean |forecast − measured| / capacity,
  *   nRMSE = √(mean (forecast − measured)²) / capacity.
  * - Smart persistence, the reference a forecast has to beat: yesterday's daily clear-sky index
- *   (measured energy over clear-sky energy of the array, over yesterday's daytime hours with a
- *   measurement) times today's clear-sky power, hour by hour.
+ *   (measured energy over clear-sky energy of the array, over yesterday's hours with clear-sky
+ *   power and a measurement) times today's clear-sky power, hour by hour.
  * - Skill against a reference = 1 − RMSE(forecast) / RMSE(reference) over the same hours.
  */
 
@@ -29,8 +29,9 @@ export const SOLAR_ACCURACY_DEFINITIONS: readonly string[] = [
   'nMAE = mean |forecast − measured| / installed capacity; nRMSE = √(mean (forecast − measured)²) / installed capacity,',
   '  over the daytime hours that have a measurement, a forecast and a smart-persistence value',
   'smart persistence (SP) = yesterday’s daily clear-sky index × today’s clear-sky power, hour by hour; the index is',
-  '  measured energy / clear-sky energy over yesterday’s daytime hours with a measurement, clamped to 0–1.5, and is',
-  `  missing (so is SP for the day) when those hours hold under ${100 * MIN_INDEX_COVERAGE} % of yesterday’s clear-sky energy`,
+  '  measured energy / clear-sky energy over yesterday’s hours with clear-sky power and a measurement (dawn and dusk',
+  `  included), clamped to 0–1.5, and is missing (so is SP for the day) when those hours hold under ${100 * MIN_INDEX_COVERAGE} %`,
+  '  of yesterday’s clear-sky energy',
   'skill = 1 − RMSE(forecast) / RMSE(reference) over the same hours: 0 is as good as the reference, 1 is perfect',
 ];
 

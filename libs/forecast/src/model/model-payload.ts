@@ -24,7 +24,7 @@ export interface ValidationSummary {
   r2: number;
   /**
    * The baseline on the same hold-out rows, W: the fitted physical model (solar with weather),
-   * smart persistence (solar without weather), the 14-day same-hour profile (load).
+   * smart persistence (solar without weather), the load profile (load; `baselineLoad`).
    */
   referenceMae: number;
   referenceRmse: number;

@@ -67,7 +67,9 @@ export class LoadScoreDto implements LoadScore {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'Skill against the 14-day same-hour load profile; null when that profile was perfect',
+    description:
+      "Skill against the load profile (the physics-only forecast's load: the same hour's mean over the 14 days " +
+      "before, moved by half of how far the last 3 days' mean is from the 14 days'); null when that profile was perfect",
   })
   skillVsProfile!: number | null;
 }

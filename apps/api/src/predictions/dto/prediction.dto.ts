@@ -54,7 +54,9 @@ export class ServedModelDto implements ServedModel {
   solarWithoutWeather!: 'learned' | 'baseline';
   @ApiProperty({
     enum: SERVED,
-    description: 'Load; baseline: the mean of the same hour over the last 14 days',
+    description:
+      'Load; baseline: the profile, the mean of the same hour over the last 14 days moved by half of how far the ' +
+      "last 3 days' mean load is from the 14 days'",
   })
   load!: 'learned' | 'baseline';
   @ApiProperty({ type: ServedOrientationDto, description: 'The array orientation the solar forecast uses' })
