@@ -285,13 +285,20 @@ describe('scheduled predictions', () => {
     const trained = await storedModel();
     const older = withTreesAsArrays(trained.model);
     expect(older).not.toEqual(trained.model);
-    await db.query(`UPDATE forecast_models SET model = $2::jsonb WHERE sun_source_id = $1`, [
-      id,
-      JSON.stringify(older),
-    ]);
+    // An older model whose training again failed lately: packing it keeps that note.
+    const failedAt = new Date(trained.trainedAt.getTime() + 60_000);
+    await db.query(
+      `UPDATE forecast_models SET model = $2::jsonb, retraining_failed_at = $3 WHERE sun_source_id = $1`,
+      [id, JSON.stringify(older), failedAt],
+    );
 
     expect((await runner.runScheduled({ id, userId: keen })).status).toBe('completed');
     expect(await storedModel()).toEqual(trained);
+    const note = await db.query<{ failedAt: Date }>(
+      `SELECT retraining_failed_at AS "failedAt" FROM forecast_models WHERE sun_source_id = $1`,
+      [id],
+    );
+    expect(note.rows).toEqual([{ failedAt }]);
     // The same forecast from either form: the clock stands still.
     expect((await runner.runScheduled({ id, userId: keen })).status).toBe('completed');
     const forecasts = await db.query<{ predictions: unknown }>(
@@ -301,11 +308,26 @@ describe('scheduled predictions', () => {
     expect(forecasts.rows).toHaveLength(2);
     expect(forecasts.rows[1]).toEqual(forecasts.rows[0]);
 
+    // A model the forecast cannot use is served as the physics-only baseline, and the job says so.
+    await db.query(
+      `UPDATE forecast_models SET model = jsonb_set(model, '{version}', '1') WHERE sun_source_id = $1`,
+      [id],
+    );
+    const { jobId } = await runner.runScheduled({ id, userId: keen });
+    expect(await first.get(PredictionJobStore).get(jobId)).toMatchObject({
+      status: 'completed',
+      message: 'Forecast ready (physics baseline: the stored model cannot be used; train again)',
+      modelMetrics: null,
+      servedModel: null,
+    });
+    await db.query(`UPDATE forecast_models SET model = $2::jsonb WHERE sun_source_id = $1`, [
+      id,
+      JSON.stringify(trained.model),
+    ]);
+
     // A training since the model was read wins over its packed copy.
     const repository = first.get(ForecastModelRepository);
-    expect(await repository.replaceTrainedAt(id, new Date(trained.trainedAt.getTime() - 1), older)).toBe(
-      false,
-    );
+    expect(await repository.storeAgain(id, new Date(trained.trainedAt.getTime() - 1), older)).toBe(false);
     expect(await storedModel()).toEqual(trained);
   });
 

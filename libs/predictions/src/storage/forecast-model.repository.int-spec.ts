@@ -87,6 +87,20 @@ describe('ForecastModelRepository', () => {
     expect(await found()).toEqual([failedLately, failedLongAgo]);
   });
 
+  it('stores a model again in another form, keeping its note of a failed training again', async () => {
+    const [id] = await insertSpecSources(db, await insertSpecUser(db));
+    await repository.save(id, model(480), daysAgo(60));
+    await repository.retrainingFailed(id, daysAgo(60), daysAgo(1));
+    const due = { ...retrainingCutoffs(NOW), fullYearHours: RETRAINING_RULE.fullYearHours };
+    const packed = { ...model(480), payload: { packed: true } } as unknown as TrainedModel;
+
+    expect(await repository.storeAgain(id, daysAgo(61), packed)).toBe(false);
+    expect(await repository.storeAgain(id, daysAgo(60), packed)).toBe(true);
+    expect((await repository.stored(id))?.model).toEqual(packed);
+    // Still waiting its 30 days since the failure.
+    expect(await repository.dueForRetraining([id], due, 10)).toEqual([]);
+  });
+
   it('replaces a model by a newer training only if it is still the one trained at the given time', async () => {
     const [id] = await insertSpecSources(db, await insertSpecUser(db));
     await repository.save(id, model(480), daysAgo(40));

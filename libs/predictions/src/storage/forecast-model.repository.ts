@@ -33,14 +33,14 @@ export class ForecastModelRepository {
 
   /**
    * Stores `model`, trained at `trainedAt`, in place of the one trained at `replacing`, unless a
-   * training has replaced that since; says whether it did. `trainedAt` defaults to `replacing`:
-   * the same model stored in another form.
+   * training has replaced that since; says whether it did. A new model clears the note of a failed
+   * training again.
    */
   async replaceTrainedAt(
     sunSourceId: string,
     replacing: Date,
     model: TrainedModel,
-    trainedAt: Date = replacing,
+    trainedAt: Date,
   ): Promise<boolean> {
     const [, updated]: [unknown, number] = await this.dataSource.query(
       `UPDATE forecast_models
@@ -55,6 +55,19 @@ export class ForecastModelRepository {
         JSON.stringify(model.metrics),
         JSON.stringify(model),
       ],
+    );
+    return updated === 1;
+  }
+
+  /**
+   * Stores the model trained at `trainedAt` again in another form (its trees packed), unless a
+   * training has replaced it since; says whether it did. Only the model's JSON changes: a note of
+   * a failed training again stays, so the model still waits its 30 days.
+   */
+  async storeAgain(sunSourceId: string, trainedAt: Date, model: TrainedModel): Promise<boolean> {
+    const [, updated]: [unknown, number] = await this.dataSource.query(
+      `UPDATE forecast_models SET model = $3::jsonb WHERE sun_source_id = $1 AND trained_at = $2`,
+      [sunSourceId, trainedAt, JSON.stringify(model)],
     );
     return updated === 1;
   }

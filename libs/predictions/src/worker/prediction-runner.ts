@@ -267,13 +267,18 @@ export class PredictionRunner {
     await this.predictions.insert(sunSourceId, jobId, result);
     await this.keepDayAhead(jobId, sunSourceId, input, result, physics ?? result);
     if (stored) await this.packOlderModel(sunSourceId, stored);
+    // A stored model the forecast cannot use (an older version, damaged trees) was served as the
+    // physics-only baseline: the job reports that, not the model's hold-out.
+    const usable = model !== null && servedModelKind(model) !== 'physics';
     return {
-      message: model ? 'Forecast ready' : 'Forecast ready (physics baseline: no trained model)',
+      message: usable
+        ? 'Forecast ready'
+        : `Forecast ready (physics baseline: ${model ? 'the stored model cannot be used; train again' : 'no trained model'})`,
       metrics: null,
       predictions: result.hourly,
       dataPointsUsed: history.length,
-      modelMetrics: model?.metrics ?? null,
-      servedModel: model?.servedModel ?? null,
+      modelMetrics: usable ? model.metrics : null,
+      servedModel: usable ? (model.servedModel ?? null) : null,
     };
   }
 
@@ -317,7 +322,7 @@ export class PredictionRunner {
   ): Promise<void> {
     try {
       const packed = withPackedTrees(stored.model);
-      if (packed) await this.models.replaceTrainedAt(sunSourceId, stored.trainedAt, packed);
+      if (packed) await this.models.storeAgain(sunSourceId, stored.trainedAt, packed);
     } catch (error) {
       this.logger.error({ err: error, sunSourceId }, 'could not store the model with its trees packed');
     }
