@@ -2,10 +2,10 @@ import { ServedModel } from '../forecaster';
 import { forecast, trainForecaster } from './index';
 import { featureContext, recentClearSkyIndex } from './features';
 import { FeatureSet } from './features';
-import { StoredForecastPayload } from './model-payload';
+import { StoredForecastPayload, ValidationSummary } from './model-payload';
 import { HOUR_MS } from './pv-physics';
 import { buildTimeline } from './timeline';
-import { chooseServed, trainingCount } from './train';
+import { chooseServed, servedLoadSummary, trainingCount } from './train';
 import { SYNTHETIC_SITE, syntheticSeries } from './model.fixtures';
 
 const DAY_HOURS = 24;
@@ -38,6 +38,36 @@ describe('the validation split', () => {
   it('leaves nothing to train on when the whole history is one day', () => {
     const hours = Array.from({ length: DAY_HOURS }, (_, hour) => hour);
     expect(trainingCount(hours, 0.15, dayOf)).toBe(0);
+  });
+});
+
+describe('the load metrics', () => {
+  const summary = (served: 'learned' | 'baseline', rmse: number): ValidationSummary => ({
+    trainRows: 100,
+    validationRows: 20,
+    rounds: 10,
+    mae: rmse / 2,
+    rmse,
+    r2: 0.5,
+    referenceMae: 200,
+    referenceRmse: 400,
+    referenceR2: 0.1,
+    served,
+  });
+
+  it('describe the load model a forecast serves', () => {
+    const weatherWon = summary('learned', 300);
+    const weatherLost = summary('baseline', 450);
+    const historyWon = summary('learned', 350);
+    const historyLost = summary('baseline', 420);
+    // The trees without weather serve every hour when those with weather lost.
+    expect(servedLoadSummary(weatherLost, historyWon)).toBe(historyWon);
+    expect(servedLoadSummary(weatherWon, historyWon)).toBe(weatherWon);
+    expect(servedLoadSummary(weatherWon, historyLost)).toBe(weatherWon);
+    // Both lost: the profile, measured on the hours with weather.
+    expect(servedLoadSummary(weatherLost, historyLost)).toBe(weatherLost);
+    expect(servedLoadSummary(null, historyLost)).toBe(historyLost);
+    expect(servedLoadSummary(null, null)).toBeNull();
   });
 });
 

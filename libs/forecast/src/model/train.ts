@@ -275,6 +275,20 @@ function clearlyBelowZero(values: readonly number[]): boolean {
   return mean < -2 * Math.sqrt(variance / n);
 }
 
+/**
+ * The hold-out summary that describes the load a forecast serves. Where the trees with weather lost
+ * and those without won, the latter serve every hour, weather or not (`predict.ts`), so their
+ * summary does; otherwise the one with weather, as for solar (its baseline figures are the
+ * profile's when both lost).
+ */
+export function servedLoadSummary(
+  withWeather: ValidationSummary | null,
+  withoutWeather: ValidationSummary | null,
+): ValidationSummary | null {
+  if (withWeather?.served !== 'learned' && withoutWeather?.served === 'learned') return withoutWeather;
+  return withWeather ?? withoutWeather;
+}
+
 function emptyMetrics(): ModelMetrics {
   return {
     mae: 0,
@@ -399,7 +413,7 @@ export function trainForecaster(input: TrainingInput): TrainedModel {
   // The metrics are the served forecast's on the hold-out: the trees' or, where they lost, the baseline's.
   const metrics = emptyMetrics();
   const solarSummary = validation.solarWeather ?? validation.solarHistory;
-  const loadSummary = validation.loadWeather ?? validation.loadHistory;
+  const loadSummary = servedLoadSummary(validation.loadWeather, validation.loadHistory);
   if (solarSummary) {
     const learned = solarSummary.served === 'learned';
     metrics.mae = metrics.solar_mae = learned ? solarSummary.mae : solarSummary.referenceMae;
