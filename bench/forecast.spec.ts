@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPowerAt, resolveSystem, solarPowerAt } from '../libs/synthetic/src/synthetic-device';
@@ -200,6 +200,48 @@ describe('npm run bench:forecast', () => {
       /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/,
     );
     expect(run.stdout).toContain(`${join(results, 'solar-week.svg')}: solar, a week`);
+  });
+
+  it('refuses a results directory under a file and a plot week outside the scored days, before the run', () => {
+    const path = join(directory, 'checks.csv');
+    writeHalfHourlyCsv(path, 40);
+    const underFile = bench('--csv', path, ...SITE, '--results', join(path, 'results'));
+    expect([underFile.status, underFile.stderr.split('\n')[0]]).toEqual([
+      2,
+      `error: --results ${join(path, 'results')}: ${path} is a file, not a directory`,
+    ]);
+    const results = join(directory, 'outside');
+    const outside = bench('--csv', path, ...SITE, '--plot-week', '2024-01-01', '--results', results);
+    expect(outside.status).toBe(2);
+    expect(outside.stderr).toMatch(
+      /--plot-week 2024-01-01 is not one of the scored days, 2025-05-\d\d\.\.2025-06-09/,
+    );
+    expect(outside.stdout).not.toContain('== Summary');
+    expect(existsSync(results)).toBe(false);
+  });
+
+  it('says which model a training could not fit, and that its baseline serves', () => {
+    const path = join(directory, 'fortnight.csv');
+    writeHalfHourlyCsv(path, 45);
+    // 14 days of May: 336 hours of load, under 240 of daylight for solar.
+    const run = bench(
+      '--csv',
+      path,
+      ...SITE,
+      '--train',
+      '2025-05-01:2025-05-14',
+      '--score',
+      '2025-05-15:2025-06-14',
+      '--retrain',
+      'none',
+      '--results',
+      join(directory, 'fortnight'),
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(
+      'solarHistory  not trained: under 240 hours with data, or under 24 of them to hold out; its baseline serves',
+    );
+    expect(run.stdout).toMatch(/ {4}loadHistory +\d+ trees/);
   });
 
   it('trains again as the product does, once the model is 30 days old, unless told not to', () => {

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { skillScore, SOLAR_ACCURACY_DEFINITIONS } from '../libs/forecast/src/evaluation';
 import { describeRetrainingRule } from '../libs/forecast/src/model/retraining';
-import { TRAINING_DAYS } from '../libs/forecast/src/model/train';
+import { MIN_TARGET_HOURS, MIN_VALIDATION_HOURS, TRAINING_DAYS } from '../libs/forecast/src/model/train';
 import { DataError } from './forecast/data-error';
 import { chooseDays } from './forecast/days';
 import { writeFigures } from './forecast/figures';
@@ -70,7 +70,27 @@ function defaultResultsDirectory(): string {
   return join(__dirname, 'results', `forecast-${stamp}`);
 }
 
-function printTrainings(result: ReplayResult) {
+/**
+ * The run takes seconds to minutes: a results directory it could not write is a mistake on the
+ * command line, said before the run, and nothing is created until the run has its results.
+ */
+function checkResultsDirectory(directory: string): void {
+  let existing = directory;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (!statSync(existing).isDirectory())
+    throw new UsageError(`--results ${directory}: ${existing} is a file, not a directory`);
+}
+
+/** The learners a training in `setting` can fit from what the input holds. */
+function learnersFor(setting: Setting, data: SiteData): string[] {
+  const weather = setting === 'weather';
+  return [
+    ...(data.solar ? [...(weather ? ['solarWeather'] : []), 'solarHistory'] : []),
+    ...(data.load ? [...(weather && data.temperature ? ['loadWeather'] : []), 'loadHistory'] : []),
+  ];
+}
+
+function printTrainings(result: ReplayResult, data: SiteData) {
   for (const run of result.trainings) {
     const payload = run.model.payload as {
       pv: { orientation: { tilt: number; azimuth: number }; orientationSource: string; clearDays: number };
@@ -93,8 +113,16 @@ function printTrainings(result: ReplayResult) {
       `  model (${run.setting}, ${run.from}..${run.to}): ${run.dataPointsUsed} hours, trained in ${run.seconds.toFixed(2)} s; ` +
         `orientation ${plane} (${orientationSource}, ${clearDays} clear days)`,
     );
+    const expected = learnersFor(run.setting, data);
     for (const [set, summary] of Object.entries(payload.training.validation)) {
-      if (!summary) continue;
+      if (!summary) {
+        if (expected.includes(set))
+          log(
+            `    ${set.padEnd(13)} not trained: under ${MIN_TARGET_HOURS} hours with data, or under ` +
+              `${MIN_VALIDATION_HOURS} of them to hold out; its baseline serves`,
+          );
+        continue;
+      }
       log(
         `    ${set.padEnd(13)} ${String(summary.rounds).padStart(3)} trees, hold-out RMSE ${summary.rmse.toFixed(0)} W, ` +
           `its baseline ${summary.referenceRmse.toFixed(0)} W: ${summary.served ?? 'learned'} served`,
@@ -112,6 +140,8 @@ function printTrainings(result: ReplayResult) {
 
 function run(options: BenchOptions): void {
   const started = Date.now();
+  const directory = resolve(options.results ?? defaultResultsDirectory());
+  checkResultsDirectory(directory);
   log('Forecast benchmark: day-ahead, hourly, from each local midnight');
   log(
     `machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; Node ${process.version}`,
@@ -165,8 +195,12 @@ function run(options: BenchOptions): void {
       `${options.score ? '' : ' (default)'} (local days), retrain: ${data.retrain}; weather: ` +
       (data.ghi ? 'GHI present, settings (a) and (b)' : 'none, setting (b) only'),
   );
+  if (options.plotWeek && (options.plotWeek < days.score[0] || options.plotWeek > days.score[1]))
+    throw new UsageError(
+      `--plot-week ${options.plotWeek} is not one of the scored days, ${days.score.join('..')}`,
+    );
   const result = replaySite(data, log);
-  printTrainings(result);
+  printTrainings(result, data);
 
   const summary: string[] = [];
   const results: Record<string, unknown> = {};
@@ -258,7 +292,6 @@ function run(options: BenchOptions): void {
     }
   }
 
-  const directory = resolve(options.results ?? defaultResultsDirectory());
   mkdirSync(directory, { recursive: true });
   const figures = writeFigures({
     result,

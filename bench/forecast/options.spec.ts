@@ -159,6 +159,10 @@ describe('parseOptions', () => {
     expect(usageError('--train', '2025-06-01:2025-05-01')).toMatch(/ends before it starts/);
     expect(usageError('--retrain', 'weekly')).toBe('--retrain wants none or monthly or product, got weekly');
     expect(usageError('--plot-week', 'June')).toMatch(/--plot-week wants a date/);
+    // Months 00 and 13 are no dates either: a sentence, not a stack.
+    expect(usageError('--score', '2025-13-01:2025-05-01')).toMatch(/--score wants/);
+    expect(usageError('--train', '2025-00-10:2025-03-01')).toMatch(/--train wants/);
+    expect(usageError('--plot-week', '2025-13-01')).toMatch(/--plot-week wants a date/);
   });
 
   it('gives the model the installed orientation only when asked, and only with one', () => {

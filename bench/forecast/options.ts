@@ -335,11 +335,18 @@ function coordinate(text: string | undefined, name: string, limit: number): numb
   return value;
 }
 
+/** Whether `date` (YYYY-MM-DD) is a day of the calendar: not 2025-02-30, not month 13. */
+function isCalendarDate(date: string): boolean {
+  const at = Date.parse(`${date}T00:00:00Z`);
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(date) && Number.isFinite(at) && new Date(at).toISOString().startsWith(date)
+  );
+}
+
 function dateRange(text: string | undefined, name: string): [string, string] | null {
   if (text === undefined) return null;
   const match = /^(\d{4}-\d{2}-\d{2}):(\d{4}-\d{2}-\d{2})$/.exec(text);
-  const valid = (date: string) => new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
-  if (!match || !valid(match[1]) || !valid(match[2]))
+  if (!match || !isCalendarDate(match[1]) || !isCalendarDate(match[2]))
     throw new UsageError(`--${name} wants YYYY-MM-DD:YYYY-MM-DD, got ${text}`);
   if (match[1] > match[2]) throw new UsageError(`--${name} ends before it starts: ${text}`);
   return [match[1], match[2]];
@@ -445,7 +452,7 @@ export function parseOptions(argv: string[]): ParsedCommand {
       '--use-installed gives the model the orientation of --installed TILT/AZIMUTH: give it too',
     );
   const plotWeek = text('plot-week') ?? null;
-  if (plotWeek !== null && !/^\d{4}-\d{2}-\d{2}$/.test(plotWeek))
+  if (plotWeek !== null && !isCalendarDate(plotWeek))
     throw new UsageError(`--plot-week wants a date, YYYY-MM-DD, got ${plotWeek}`);
   return {
     help: false,

@@ -1,5 +1,14 @@
 import type { ScoredHour } from './replay';
-import { loadRows, loadTable, solarRows, solarTable, typicalWeek, weatherPersistence } from './scores';
+import {
+  loadRows,
+  loadTable,
+  signed,
+  solarRows,
+  solarTable,
+  threeDecimals,
+  typicalWeek,
+  weatherPersistence,
+} from './scores';
 
 const HOUR_MS = 3_600_000;
 const START = Date.parse('2025-06-01T00:00:00Z');
@@ -59,6 +68,16 @@ describe('solarRows and loadRows', () => {
     expect(table).toContain('—');
     expect(table).not.toMatch(/NaN|Infinity/);
     expect(loadTable(loadRows(hours, 'history'))).not.toMatch(/NaN|Infinity/);
+  });
+});
+
+describe('signed and threeDecimals', () => {
+  it('print a skill that rounds to zero from below as 0.000, not −0.000', () => {
+    expect(threeDecimals(-0.0004)).toBe('0.000');
+    expect(signed(-0.0004)).toBe(' 0.000');
+    expect(signed(-0.0006)).toBe('-0.001');
+    expect(signed(0.2031)).toBe(' 0.203');
+    expect(signed(null)).toBe('—');
   });
 });
 

@@ -220,8 +220,18 @@ const percent = (value: number | null | undefined) =>
   value !== null && value !== undefined && Number.isFinite(value) ? `${(100 * value).toFixed(1)}%` : '—';
 const fixed = (value: number | null | undefined, digits = 0) =>
   value !== null && value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '—';
-export const signed = (value: number | null) =>
-  value !== null && Number.isFinite(value) ? (value >= 0 ? ' ' : '') + value.toFixed(3) : '—';
+/** Three decimals, and `0.000` rather than `-0.000` for a value that rounds to zero from below. */
+export function threeDecimals(value: number): string {
+  const text = value.toFixed(3);
+  return text === '-0.000' ? '0.000' : text;
+}
+
+/** A skill for a table column: three decimals, a space where a minus would be. */
+export function signed(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return '—';
+  const text = threeDecimals(value);
+  return text.startsWith('-') ? text : ` ${text}`;
+}
 
 function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, column) =>

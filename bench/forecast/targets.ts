@@ -4,6 +4,8 @@
  * no installed orientation given) is listed as not checked, never as met.
  */
 
+import { threeDecimals } from './scores';
+
 export interface TargetFigures {
   /** Solar daytime nRMSE with the measured weather as the forecast, setting (a). */
   weatherNrmse: number | null;
@@ -56,12 +58,12 @@ export function checkTargets(figures: TargetFigures): TargetCheck[] {
     },
     {
       target: `solar (b), no weather: skill vs smart persistence ≥ ${TARGETS.historySkill.toFixed(2)}`,
-      figure: figures.historySkill === null ? null : figures.historySkill.toFixed(3),
+      figure: figures.historySkill === null ? null : threeDecimals(figures.historySkill),
       met: figures.historySkill === null ? null : figures.historySkill >= TARGETS.historySkill,
     },
     {
       target: `load: skill vs same-as-yesterday ≥ ${TARGETS.loadSkill.toFixed(2)}`,
-      figure: figures.loadSkill === null ? null : figures.loadSkill.toFixed(3),
+      figure: figures.loadSkill === null ? null : threeDecimals(figures.loadSkill),
       met: figures.loadSkill === null ? null : figures.loadSkill >= TARGETS.loadSkill,
     },
     {

@@ -62,8 +62,9 @@ const ORIENTATION_SOURCES: Record<PvModel['orientationSource'], OrientationSourc
 const VALIDATION_SHARE = 0.15;
 const DAY_MS = 86_400_000;
 /** Fewer usable hours than this and a model is not trained (its part of the forecast stays physical). */
-const MIN_TARGET_HOURS = 240;
-const MIN_VALIDATION_HOURS = 24;
+export const MIN_TARGET_HOURS = 240;
+/** Nor with fewer hours than this to hold out. */
+export const MIN_VALIDATION_HOURS = 24;
 /**
  * The load trees and the profile are close rivals (on the Konstanz household 423 W against 426 W of
  * hold-out RMSE): a hold-out of a few days cannot tell them apart, and trees fitted on a young
