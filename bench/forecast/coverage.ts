@@ -25,7 +25,7 @@ export interface Coverage {
   longestGapHours: number;
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const utcTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
 export function coverage(series: HourlySeries): Coverage | null {
   const hours = [...series.keys()].sort((a, b) => a - b);
@@ -59,7 +59,9 @@ export function checkCoverage(series: HourlySeries, what: string, hourRule: stri
   const found = coverage(series);
   if (!found) throw new DataError(`no hour has ${what}: ${hourRule}`);
   const days = found.spanHours / 24;
-  const range = `${day(found.first)} to ${day(found.last)}`;
+  // From the start of the first hour to the end of the last, in UTC: UTC dates alone read as a day
+  // more than a file east of UTC covers.
+  const range = `${utcTime(found.first)} to ${utcTime(found.last + HOUR_MS)} UTC`;
   if (days < MIN_DAYS)
     throw new DataError(
       `too short: ${what} covers ${days.toFixed(1)} days (${range}); scoring needs at least ${MIN_DAYS} ` +
@@ -69,7 +71,7 @@ export function checkCoverage(series: HourlySeries, what: string, hourRule: stri
   if (share < MIN_HOUR_SHARE)
     throw new DataError(
       `too sparse: only ${(100 * share).toFixed(0)} % of the hours from ${range} have ${what} ` +
-        `(${found.gaps} gaps, the longest ${found.longestGapHours} h; ${hourRule}); ` +
+        `(${found.gaps} ${found.gaps === 1 ? 'gap' : 'gaps'}, the longest ${found.longestGapHours} h; ${hourRule}); ` +
         `scoring needs at least ${100 * MIN_HOUR_SHARE} %`,
     );
   return found;

@@ -64,6 +64,17 @@ describe('fileLines', () => {
     expect(dataErrorMessage(() => [...fileLines(path)])).toMatch(/UTF-16 big-endian text; save it as UTF-8$/);
   });
 
+  it.each([
+    ['little-endian', (text: string) => Buffer.from(text, 'utf16le')],
+    ['big-endian', (text: string) => Buffer.from(text, 'utf16le').swap16()],
+  ])('refuses UTF-16 %s text without a byte-order mark, saying how to save it', (order, encode) => {
+    const path = write(`no-mark-${order}.txt`, encode('timestamp\tpv_w\r\n2025-01-01T00:00Z\t1\r\n'));
+    expect(dataErrorMessage(() => [...fileLines(path)])).toBe(
+      `cannot read ${path}: UTF-16 ${order} text without a byte-order mark; ` +
+        'save it as UTF-8 (or as UTF-16 with its byte-order mark)',
+    );
+  });
+
   it('reads the file anew at each pass', () => {
     const path = write('twice.csv', 'a\nb\nc\n');
     const lines = fileLines(path, 2);

@@ -100,14 +100,44 @@ function readBytes(
   }
 }
 
-/** The encoding the file's first bytes tell: a UTF-16 byte-order mark, else UTF-8. */
+/** How many of the file's first bytes tell UTF-16 without a byte-order mark. */
+const SNIFF_BYTES = 64;
+
+/**
+ * The encoding the file's first bytes tell: a UTF-16 byte-order mark, else UTF-8. UTF-16 without
+ * the mark is refused: read as UTF-8, its every other byte is a NUL in the cells.
+ */
 function textEncoding(descriptor: number, path: string): 'utf8' | 'utf16le' {
-  const mark = Buffer.alloc(2);
-  const bytes = readBytes(descriptor, mark, 2, 0, path);
-  if (bytes === 2 && mark[0] === 0xff && mark[1] === 0xfe) return 'utf16le';
-  if (bytes === 2 && mark[0] === 0xfe && mark[1] === 0xff)
+  const start = Buffer.alloc(SNIFF_BYTES);
+  const bytes = readBytes(descriptor, start, SNIFF_BYTES, 0, path);
+  if (bytes >= 2 && start[0] === 0xff && start[1] === 0xfe) return 'utf16le';
+  if (bytes >= 2 && start[0] === 0xfe && start[1] === 0xff)
     throw new DataError(`cannot read ${path}: UTF-16 big-endian text; save it as UTF-8`);
+  const order = utf16ByteOrder(start.subarray(0, bytes));
+  if (order)
+    throw new DataError(
+      `cannot read ${path}: UTF-16 ${order} text without a byte-order mark; ` +
+        `save it as UTF-8 (or as UTF-16 with its byte-order mark)`,
+    );
   return 'utf8';
+}
+
+/**
+ * UTF-16 text's byte order, told by its NUL bytes: the high byte of every Latin character is 0, so
+ * NULs fill one side of the byte pairs and never the other. Null for text with no such pattern.
+ */
+function utf16ByteOrder(bytes: Buffer): 'little-endian' | 'big-endian' | null {
+  const pairs = Math.floor(bytes.length / 2);
+  if (pairs < 2) return null;
+  let firstNul = 0;
+  let secondNul = 0;
+  for (let pair = 0; pair < pairs; pair++) {
+    if (bytes[2 * pair] === 0) firstNul++;
+    if (bytes[2 * pair + 1] === 0) secondNul++;
+  }
+  if (firstNul === 0 && secondNul >= pairs / 2) return 'little-endian';
+  if (secondNul === 0 && firstNul >= pairs / 2) return 'big-endian';
+  return null;
 }
 
 export function header(line: string): string[] {

@@ -105,6 +105,17 @@ describe('parsePlainCsv: intervals', () => {
     });
     expect(parseError(text)).toMatch(/irregular rows: 2025-05-03T10:22:00.000Z comes 22 min after/);
   });
+
+  it('names the line of a row off the interval, and its stamp as written', () => {
+    // 15-minute wall-clock rows from midnight (lines 2 to 25, to 05:45), then one at 05:52.
+    const lines = ['timestamp;pv_w'];
+    for (let minutes = 0; minutes < 6 * 60; minutes += 15)
+      lines.push(`2025-03-18 ${new Date(minutes * MINUTE_MS).toISOString().slice(11, 16)};100`);
+    lines.push('2025-03-18 05:52;100', '2025-03-18 06:00;100');
+    expect(parseError(lines.join('\n'), { timeZone: 'Europe/Berlin', stamps: 'start' })).toMatch(
+      /^test\.csv line 26: irregular rows: 2025-03-18 05:52 comes 7 min after the row before, not a whole number of the file's 15 min interval/,
+    );
+  });
 });
 
 describe('parsePlainCsv: time stamps', () => {
@@ -304,6 +315,35 @@ describe('parsePlainCsv: columns and values', () => {
     const tabs = semicolons.replace(/;/g, '\t');
     expect(parsePlainCsv(tabs, UTC).pv!.get(START)).toBe(1234.5);
     expect(parseError(semicolons.replace(/1234,5/g, '1.234,5'))).toMatch(/"1\.234,5" is not a number/);
+  });
+
+  it('skips and counts rows whose every cell is empty, anywhere in the file, as spreadsheets write them', () => {
+    const rows = csv().trimEnd().split('\n');
+    const withEmptyRows = [
+      ...rows.slice(0, 1),
+      ',',
+      ...rows.slice(1, 100),
+      ' , ',
+      ...rows.slice(100),
+      '"",',
+      ',',
+      '',
+    ];
+    const series = parsePlainCsv(withEmptyRows.join('\n'), UTC);
+    expect(series.emptyRows).toBe(4);
+    expect(series.rows).toBe(31 * 24);
+    expect(series.pv).toEqual(parsePlainCsv(csv(), UTC).pv);
+    // Blank lines, as at the end of most files, are not counted.
+    expect(parsePlainCsv(`${csv()}\n\n`, UTC).emptyRows).toBe(0);
+    const semicolons = ['timestamp;pv_w', ...rows.slice(1).map((row) => row.replace(',', ';')), ';', ' ; '];
+    expect(parsePlainCsv(semicolons.join('\n'), UTC).emptyRows).toBe(2);
+  });
+
+  it('refuses a row with values but no timestamp', () => {
+    const rows = csv().split('\n');
+    expect(parseError([...rows.slice(0, 5), ',5', ...rows.slice(5)].join('\n'))).toMatch(
+      /^test\.csv line 6: no timestamp$/,
+    );
   });
 
   it('reads empty cells as missing', () => {

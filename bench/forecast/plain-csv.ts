@@ -152,6 +152,8 @@ export interface PlainCsvSeries {
   longestGapRows: number;
   /** Rows dropped because their wall time does not exist in the zone (the hour skipped in spring). */
   skippedWallTimes: number;
+  /** Rows skipped because every cell is empty (`,,`), as spreadsheets write past the end of the data. */
+  emptyRows: number;
   /** Values below 0 set to 0 (night noise of PV meters, sensor offsets). */
   clipped: { pv: number; load: number; ghi: number };
   /** The offset most stamps carry, as a zone name (`UTC+02:00`); null when none carries one. */
@@ -165,6 +167,12 @@ export interface PlainCsvSeries {
 interface Sample {
   at: number;
   values: Record<Exclude<Role, 'time'>, number>;
+}
+
+/** Where a row is in the file, for a message about it: its line and its stamp as written there. */
+interface RowPlace {
+  line: number;
+  stamp: string;
 }
 
 /**
@@ -292,6 +300,12 @@ function parseValue(text: string | undefined, where: string, column: string, dec
   return value;
 }
 
+/**
+ * A stamp kept for a message, copied: a cell is a slice of the chunk of the file its line was read
+ * from, and would keep that whole chunk in memory.
+ */
+const copyOf = (text: string) => Buffer.from(text).toString();
+
 const describeStep = (ms: number) => (ms % MINUTE_MS === 0 ? `${ms / MINUTE_MS} min` : `${ms / 1000} s`);
 
 function hourlyMeans(samples: Sample[], role: Exclude<Role, 'time'>, interval: number): HourlySeries {
@@ -337,14 +351,22 @@ function parseRows(
   const offsets = new Map<number, number>();
   const clipped = { pv: 0, load: 0, ghi: 0 };
   let skippedWallTimes = 0;
+  let emptyRows = 0;
+  // The first row with each step from the row before: the first row off the interval is the first
+  // with its step, and the interval is known only once every row is read.
+  const firstOfStep = new Map<number, RowPlace>();
   let previous = -Infinity;
   let previousLine = 0;
   let number = 1;
   for (const line of rows) {
     number++;
-    if (line.trim() === '') continue;
-    const where = `${source} line ${number}`;
     const row = cells(line, delimiter);
+    if (row.every((cell) => cell === '')) {
+      // A blank line (the file's last) is not counted; a row of empty cells is.
+      if (row.length > 1) emptyRows++;
+      continue;
+    }
+    const where = `${source} line ${number}`;
     const stamp = row[index.time!];
     if (!stamp) throw new DataError(`${where}: no timestamp`);
     const { at, offset } = parseStamp(stamp, where, options.timeZone, previous, options.wallClock);
@@ -370,6 +392,8 @@ function parseRows(
       }
       values[role] = value;
     }
+    const step = at - previous;
+    if (!firstOfStep.has(step)) firstOfStep.set(step, { line: number, stamp: copyOf(stamp) });
     samples.push({ at, values });
     previous = at;
     previousLine = number;
@@ -385,14 +409,17 @@ function parseRows(
   let gaps = 0;
   let longestGapRows = 0;
   for (let row = 1; row < samples.length; row++) {
-    const steps = (samples[row].at - samples[row - 1].at) / interval;
+    const step = samples[row].at - samples[row - 1].at;
+    const steps = step / interval;
     const whole = Math.round(steps);
-    if (Math.abs(steps - whole) > STEP_TOLERANCE)
+    if (Math.abs(steps - whole) > STEP_TOLERANCE) {
+      const { line, stamp } = firstOfStep.get(step)!;
       throw new DataError(
-        `${source}: irregular rows: ${new Date(samples[row].at).toISOString()} comes ` +
-          `${describeStep(samples[row].at - samples[row - 1].at)} after the row before, not a whole number of the ` +
-          `file's ${describeStep(interval)} interval (missing rows are fine, rows between the intervals are not)`,
+        `${source} line ${line}: irregular rows: ${stamp} comes ${describeStep(step)} after the row before, ` +
+          `not a whole number of the file's ${describeStep(interval)} interval ` +
+          `(missing rows are fine, rows between the intervals are not)`,
       );
+    }
     if (whole > 1) {
       gaps++;
       longestGapRows = Math.max(longestGapRows, whole - 1);
@@ -431,6 +458,7 @@ function parseRows(
     longestGapRows,
     clipped,
     skippedWallTimes,
+    emptyRows,
     commonOffsetZone: commonOffset === null ? null : fixedOffsetZone(commonOffset),
     offsets,
     coverage: checked,

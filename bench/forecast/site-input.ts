@@ -43,6 +43,10 @@ function checkUnits(solar: HourlySeries, capacityWatts: number, what: string): v
   let peak = 0;
   for (const value of solar.values()) peak = Math.max(peak, value);
   const capacity = `${capacityWatts / 1000} kW`;
+  if (peak === 0)
+    throw new DataError(
+      `${what} is 0 in every hour (values below 0 read as 0): nothing to score, or the wrong column is read as ${what}`,
+    );
   if (peak < 0.02 * capacityWatts)
     throw new DataError(
       `${what} peaks at ${peak.toFixed(1)} W, under 2 % of the ${capacity} capacity: is the column in kW or kWh ` +
@@ -104,10 +108,15 @@ function plainNotes(csv: PlainCsvSeries, options: BenchOptions, notes: string[])
         : `the stamps read at their offsets`,
     );
   const { coverage } = csv;
+  const emptyRows =
+    csv.emptyRows > 0
+      ? `; ${count(csv.emptyRows)} empty ${csv.emptyRows === 1 ? 'row' : 'rows'} skipped`
+      : '';
   notes.push(
     `${csv.pv ? 'PV' : 'load'}: ${count(coverage.hours)} hours from ${utcHour(coverage.first)} to ${utcHour(coverage.last)} ` +
       `(${((100 * coverage.hours) / coverage.spanHours).toFixed(1)} % present); ` +
-      `values below 0 set to 0: ${count(csv.clipped.pv)} PV, ${count(csv.clipped.load)} load, ${count(csv.clipped.ghi)} GHI`,
+      `values below 0 set to 0: ${count(csv.clipped.pv)} PV, ${count(csv.clipped.load)} load, ${count(csv.clipped.ghi)} GHI` +
+      emptyRows,
   );
 }
 
