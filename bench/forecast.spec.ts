@@ -220,6 +220,31 @@ describe('npm run bench:forecast', () => {
     expect(existsSync(results)).toBe(false);
   });
 
+  it('scores load alone without a capacity, and tells of no array', () => {
+    const rows = writeHalfHourlyCsv(join(directory, 'with-pv.csv'), 40);
+    const path = join(directory, 'load-only.csv');
+    const loadOnly = rows.map((row) => {
+      const [stamp, , load] = row.split(',');
+      return `${stamp},${load}`;
+    });
+    writeFileSync(path, `${['timestamp,load_w', ...loadOnly].join('\n')}\n`);
+    const run = bench(
+      '--csv',
+      path,
+      '--lat',
+      '48.14',
+      '--lon',
+      '11.58',
+      '--results',
+      join(directory, 'load'),
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^ {4}served: load (learned|baseline)$/m);
+    expect(run.stdout).toMatch(/^ {2}model \(history, [^)]+\): \d+ hours, trained in [\d.]+ s$/m);
+    expect(run.stdout).toMatch(/load \(b\): RMSE \d+ W/);
+  });
+
   it('says which model a training could not fit, and that its baseline serves', () => {
     const path = join(directory, 'fortnight.csv');
     writeHalfHourlyCsv(path, 45);

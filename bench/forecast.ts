@@ -109,9 +109,10 @@ function printTrainings(result: ReplayResult, data: SiteData) {
     // A flat array has no azimuth: the fit keeps the first it tried, which means nothing.
     const plane =
       orientation.tilt === 0 ? 'tilt 0° (flat)' : `tilt ${orientation.tilt}° azimuth ${orientation.azimuth}°`;
+    // Without PV there is no array to tell of.
     log(
-      `  model (${run.setting}, ${run.from}..${run.to}): ${run.dataPointsUsed} hours, trained in ${run.seconds.toFixed(2)} s; ` +
-        `orientation ${plane} (${orientationSource}, ${clearDays} clear days)`,
+      `  model (${run.setting}, ${run.from}..${run.to}): ${run.dataPointsUsed} hours, trained in ${run.seconds.toFixed(2)} s` +
+        (data.solar ? `; orientation ${plane} (${orientationSource}, ${clearDays} clear days)` : ''),
     );
     const expected = learnersFor(run.setting, data);
     for (const [set, summary] of Object.entries(payload.training.validation)) {
@@ -131,8 +132,10 @@ function printTrainings(result: ReplayResult, data: SiteData) {
     if (run.model.servedModel) {
       const served = run.model.servedModel;
       log(
-        `    served: solar ${served.solar}, solar without weather ${served.solarWithoutWeather}, load ${served.load}; ` +
-          `orientation ${served.orientation.source}`,
+        data.solar
+          ? `    served: solar ${served.solar}, solar without weather ${served.solarWithoutWeather}, ` +
+              `load ${served.load}; orientation ${served.orientation.source}`
+          : `    served: load ${served.load}`,
       );
     }
   }
