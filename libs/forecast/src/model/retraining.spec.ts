@@ -20,6 +20,7 @@ describe('training again', () => {
     expect(retrainingCutoffs(NOW)).toEqual({
       youngTrainedBefore: daysAgo(30),
       anyTrainedBefore: daysAgo(365),
+      failedBefore: daysAgo(30),
     });
     expect(RETRAINING_RULE.fullYearHours).toBe(330 * 24);
   });

@@ -5,12 +5,15 @@ const DAY_MS = 86_400_000;
  * it is 30 days old while it was trained on fewer than 330 days of hours (a young source's model
  * has seen one season, and each month adds what it has not), and once it is a year old, whatever
  * it was trained on. Trained on a full year, monthly training again measured about the same as
- * once, so such a model waits the year.
+ * once, so such a model waits the year. A model whose training again failed (its history deleted,
+ * say) is tried again after `retryAfterFailureDays`, so that models that keep failing do not take
+ * every run's trainings from the others.
  */
 export const RETRAINING_RULE = {
   youngAfterDays: 30,
   fullYearHours: 330 * 24,
   anyAfterDays: 365,
+  retryAfterFailureDays: 30,
 } as const;
 
 /** The rule in words, for what prints it. */
@@ -23,10 +26,16 @@ export function describeRetrainingRule(): string {
 }
 
 /** The moments that decide, at `now`, whether a model is due: see `RETRAINING_RULE`. */
-export function retrainingCutoffs(now: Date): { youngTrainedBefore: Date; anyTrainedBefore: Date } {
+export function retrainingCutoffs(now: Date): {
+  youngTrainedBefore: Date;
+  anyTrainedBefore: Date;
+  failedBefore: Date;
+} {
+  const daysBefore = (days: number) => new Date(now.getTime() - days * DAY_MS);
   return {
-    youngTrainedBefore: new Date(now.getTime() - RETRAINING_RULE.youngAfterDays * DAY_MS),
-    anyTrainedBefore: new Date(now.getTime() - RETRAINING_RULE.anyAfterDays * DAY_MS),
+    youngTrainedBefore: daysBefore(RETRAINING_RULE.youngAfterDays),
+    anyTrainedBefore: daysBefore(RETRAINING_RULE.anyAfterDays),
+    failedBefore: daysBefore(RETRAINING_RULE.retryAfterFailureDays),
   };
 }
 

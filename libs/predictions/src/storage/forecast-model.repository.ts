@@ -76,12 +76,12 @@ export class ForecastModelRepository {
    * Of the sources `sunSourceIds`, those whose model is due to be trained again as
    * `retrainingDue` (libs/forecast) decides, at the moments `retrainingCutoffs` gives: trained at
    * `youngTrainedBefore` or earlier on fewer than `fullYearHours` hours, or at `anyTrainedBefore`
-   * or earlier; and whose last failed attempt, if any, was at `youngTrainedBefore` or earlier. The
+   * or earlier; and whose last failed attempt, if any, was at `failedBefore` or earlier. The
    * longest untrained first, at most `limit`.
    */
   async dueForRetraining(
     sunSourceIds: readonly string[],
-    due: { youngTrainedBefore: Date; fullYearHours: number; anyTrainedBefore: Date },
+    due: { youngTrainedBefore: Date; fullYearHours: number; anyTrainedBefore: Date; failedBefore: Date },
     limit: number,
   ): Promise<Array<{ sunSourceId: string; trainedAt: Date }>> {
     if (sunSourceIds.length === 0 || limit <= 0) return [];
@@ -90,10 +90,17 @@ export class ForecastModelRepository {
          FROM forecast_models
         WHERE sun_source_id = ANY($1::uuid[])
           AND ((trained_at <= $2 AND data_points_used < $3) OR trained_at <= $4)
-          AND (retraining_failed_at IS NULL OR retraining_failed_at <= $2)
+          AND (retraining_failed_at IS NULL OR retraining_failed_at <= $6)
         ORDER BY trained_at, sun_source_id
         LIMIT $5`,
-      [sunSourceIds, due.youngTrainedBefore, due.fullYearHours, due.anyTrainedBefore, limit],
+      [
+        sunSourceIds,
+        due.youngTrainedBefore,
+        due.fullYearHours,
+        due.anyTrainedBefore,
+        limit,
+        due.failedBefore,
+      ],
     );
   }
 

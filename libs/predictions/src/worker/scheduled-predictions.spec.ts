@@ -140,6 +140,7 @@ describe('ScheduledPredictions', () => {
           youngTrainedBefore: new Date(NOW.getTime() - 30 * DAY_MS),
           fullYearHours: 330 * 24,
           anyTrainedBefore: new Date(NOW.getTime() - 365 * DAY_MS),
+          failedBefore: new Date(NOW.getTime() - 30 * DAY_MS),
         },
         RETRAINING.perRun,
       ],
