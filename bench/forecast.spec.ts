@@ -245,6 +245,72 @@ describe('npm run bench:forecast', () => {
     expect(run.stdout).toMatch(/load \(b\): RMSE \d+ W/);
   });
 
+  it('refuses PV whose day centres hours from solar noon: coordinates or time zone not the data’s', () => {
+    const path = join(directory, 'elsewhere.csv');
+    writeHalfHourlyCsv(path, 40);
+    const run = bench(
+      '--csv',
+      path,
+      '--capacity',
+      '4kW',
+      '--lat',
+      '48.14',
+      '--lon=-100',
+      '--results',
+      join(directory, 'x'),
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error: PV's daily centre falls \d+\.\d h (after|before) solar noon at longitude -100°: the coordinates or the stamps' time zone are not the data's/,
+    );
+  });
+
+  it('refuses weather whose clear sky centres hours from solar noon: another place’s file', () => {
+    const path = join(directory, 'here.csv');
+    writeHalfHourlyCsv(path, 40);
+    // PSM3 as pvlib writes it, its clear sky peaking at 19:00 UTC: noon seven time zones west.
+    const psm3 = join(directory, 'elsewhere-psm3.csv');
+    const lines = [',ghi,temp_air,ghi_clear'];
+    const start = Date.parse('2025-04-30T00:00:00Z');
+    for (let at = start; at < start + 42 * 24 * HOUR_MS; at += HOUR_MS / 2) {
+      const hour = (at / HOUR_MS) % 24;
+      const clear = Math.max(0, 900 * Math.cos((Math.PI * (hour - 19)) / 14)).toFixed(1);
+      lines.push(`${new Date(at).toISOString().replace('T', ' ').slice(0, 19)}+00:00,${clear},15,${clear}`);
+    }
+    writeFileSync(psm3, `${lines.join('\n')}\n`);
+    const run = bench('--csv', path, '--psm3', psm3, ...SITE, '--results', join(directory, 'y'));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error: .*elsewhere-psm3\.csv: its clear sky centres \d+\.\d h after solar noon at longitude 11\.58°: the file is for another place/,
+    );
+  });
+
+  it('scores setting (a) only where the weather covers the scored days, and says so', () => {
+    const rows = writeHalfHourlyCsv(join(directory, 'no-weather.csv'), 40);
+    const withGhiBefore = (name: string, until: string) => {
+      const path = join(directory, name);
+      const lines = rows.map((row) => {
+        const [stamp, pv] = row.split(',');
+        return `${row},${stamp < until ? (Number(pv) / 4).toFixed(1) : ''}`;
+      });
+      writeFileSync(path, `${['Timestamp,PV Power (W),Load (W),GHI', ...lines].join('\n')}\n`);
+      return bench('--csv', path, ...SITE, '--results', join(directory, name.replace('.csv', '')));
+    };
+    // The scored days are the last third, from 28 May.
+    const none = withGhiBefore('weather-before.csv', '2025-05-25');
+    expect(none.status).toBe(0);
+    expect(none.stdout).toContain(
+      "weather: none on the scored days' hours with PV, so setting (a) is not scored",
+    );
+    expect(none.stdout).not.toMatch(/^ {2}solar \(a\)/m);
+    const part = withGhiBefore('weather-part.csv', '2025-06-03');
+    expect(part.status).toBe(0);
+    expect(part.stdout).toMatch(
+      /weather: on \d+ % of the scored days' hours with PV; setting \(a\) forecasts the others without weather/,
+    );
+    expect(part.stdout).toMatch(/^ {2}solar \(a\): nRMSE/m);
+  });
+
   it('says which model a training could not fit, and that its baseline serves', () => {
     const path = join(directory, 'fortnight.csv');
     writeHalfHourlyCsv(path, 45);

@@ -19,7 +19,8 @@ import {
   solarTable,
   weatherPersistence,
 } from './forecast/scores';
-import { readSite } from './forecast/site-input';
+import { readSite, SiteSeries } from './forecast/site-input';
+import { localDateStart } from './forecast/time-zones';
 import { checkTargets, TargetFigures, targetLine } from './forecast/targets';
 
 /**
@@ -79,6 +80,31 @@ function checkResultsDirectory(directory: string): void {
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
   if (!statSync(existing).isDirectory())
     throw new UsageError(`--results ${directory}: ${existing} is a file, not a directory`);
+}
+
+/** Below this share of its hours covered, setting (a) is said to be partly forecast without weather. */
+const FULL_WEATHER_SHARE = 0.95;
+
+/**
+ * The share of the scored days' hours with PV above 0 (without PV, of those with load) that have
+ * weather: setting (a) gives the model the measured weather as a perfect forecast, and an hour
+ * without it is forecast as in setting (b).
+ */
+function weatherShare(site: SiteSeries, score: [string, string]): number {
+  const from = localDateStart(score[0], site.timeZone);
+  const to = localDateStart(
+    new Date(Date.parse(`${score[1]}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
+    site.timeZone,
+  );
+  const series = site.solar ?? site.load;
+  let hours = 0;
+  let covered = 0;
+  for (const [hour, value] of series ?? []) {
+    if (hour < from || hour >= to || (site.solar && !(value > 0))) continue;
+    hours++;
+    if (Number.isFinite(site.ghi?.get(hour))) covered++;
+  }
+  return hours > 0 ? covered / hours : 0;
 }
 
 /** The learners a training in `setting` can fit from what the input holds. */
@@ -175,6 +201,22 @@ function run(options: BenchOptions): void {
     site.timeZone,
     options,
   );
+  // Weather that misses the scored days (another year, another part of it) would score setting
+  // (a) as (b) under (a)'s name.
+  let { ghi, temperature } = site;
+  if (ghi) {
+    const share = weatherShare(site, days.score);
+    if (share === 0) {
+      log(
+        `  weather: none on the scored days' hours${site.solar ? ' with PV' : ''}, so setting (a) is not scored`,
+      );
+      [ghi, temperature] = [null, null];
+    } else if (share < FULL_WEATHER_SHARE)
+      log(
+        `  weather: on ${(100 * share).toFixed(0)} % of the scored days' hours${site.solar ? ' with PV' : ''}; ` +
+          `setting (a) forecasts the others without weather, as (b) does`,
+      );
+  }
   const data: SiteData = {
     name: options.layout,
     site: {
@@ -187,8 +229,8 @@ function run(options: BenchOptions): void {
     timeZone: site.timeZone,
     solar: site.solar,
     load: site.load,
-    ghi: site.ghi,
-    temperature: site.temperature,
+    ghi,
+    temperature,
     train: days.train,
     score: days.score,
     retrain: options.retrain,

@@ -59,6 +59,17 @@ function checkUnits(solar: HourlySeries, capacityWatts: number, what: string): v
     );
 }
 
+/**
+ * Beyond this a daily centre is no array's doing (a wall facing west centres some two hours after
+ * solar noon in summer): the coordinates, or the stamps' time zone, are not the data's, and every
+ * hour scored as daytime would be another hour of the day.
+ */
+const MAX_CENTRE_OFFSET_MINUTES = 240;
+
+/** `minutes` from solar noon as words: "7.1 h after". */
+const fromNoon = (minutes: number) =>
+  `${(Math.abs(minutes) / 60).toFixed(1)} h ${minutes >= 0 ? 'after' : 'before'}`;
+
 function weatherFile(options: BenchOptions, notes: string[]) {
   if (!options.psm3) return null;
   const weather = readPsm3(options.psm3);
@@ -67,10 +78,16 @@ function weatherFile(options: BenchOptions, notes: string[]) {
       `${count(weather.ghi.size)} UTC hours (each the mean of straight lines between the samples)`,
   );
   const centroid = psm3ClearSkyCentroid(weather.ghiClear, options.longitude);
-  if (Number.isFinite(centroid))
+  if (Number.isFinite(centroid)) {
+    if (Math.abs(60 * centroid) > MAX_CENTRE_OFFSET_MINUTES)
+      throw new DataError(
+        `${options.psm3}: its clear sky centres ${fromNoon(60 * centroid)} solar noon at longitude ` +
+          `${options.longitude}°: the file is for another place, or its stamps' offset is wrong`,
+      );
     notes.push(
       `check: PSM3 clear-sky GHI centroid − solar noon = ${(centroid * 60).toFixed(1)} min (0: stamps are instants)`,
     );
+  }
   return weather;
 }
 
@@ -257,6 +274,11 @@ export function readSite(options: BenchOptions): SiteSeries {
       );
     checkUnits(series.solar, options.capacityWatts, 'PV');
     const centre = pvCentreOffsetMinutes(series.solar, options.longitude);
+    if (centre !== null && Math.abs(centre) > MAX_CENTRE_OFFSET_MINUTES)
+      throw new DataError(
+        `PV's daily centre falls ${fromNoon(centre)} solar noon at longitude ${options.longitude}°: the ` +
+          `coordinates or the stamps' time zone are not the data's (a west longitude is written --lon=-105.18)`,
+      );
     if (centre !== null)
       notes.push(
         `check: PV's daily centre − solar noon = ${Math.round(centre) + 0} min (tens of minutes: the array faces east ` +
