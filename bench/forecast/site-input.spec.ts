@@ -41,6 +41,13 @@ describe('readSite: a plain CSV', () => {
     );
   });
 
+  it('asks for the unit of PV that reaches 1.5 times the capacity, the capacity’s or the column’s', () => {
+    expect(dataErrorMessage(read('watts-as-kilowatts.csv', (hour) => 1000 * daylight(hour)))).toBe(
+      'PV reaches 3000000 W in an hour, 1.5 times the 4 kW capacity: is --capacity in the wrong unit ' +
+        '(3.5kW, 3500W), or the column in W under a name read as kW or kWh (pv_kw)?',
+    );
+  });
+
   it('counts the empty rows it skipped among what it did to the data, and only when there are some', () => {
     const notesOf = (name: string, after: string[]) => read(name, daylight, after)().notes.join('\n');
     expect(notesOf('empty-rows.csv', [',', ',', ','])).toMatch(

@@ -55,7 +55,7 @@ function checkUnits(solar: HourlySeries, capacityWatts: number, what: string): v
   if (peak > 1.5 * capacityWatts)
     throw new DataError(
       `${what} reaches ${peak.toFixed(0)} W in an hour, 1.5 times the ${capacity} capacity: ` +
-        `is --capacity in the wrong unit (3.5kW, 3500W)?`,
+        `is --capacity in the wrong unit (3.5kW, 3500W), or the column in W under a name read as kW or kWh (pv_kw)?`,
     );
 }
 
