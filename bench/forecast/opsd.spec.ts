@@ -208,6 +208,8 @@ describe('parseOpsd and householdSeries: meters', () => {
     expect(series.load!.get(hour(0))).toBe(0);
     expect(series.load!.get(hour(1))).toBe(1000);
     expect(series.negativeLoadHours).toBe(1);
+    // No meter fell: the negative hour is timing between meters, not a reset.
+    expect(parseOpsd(text, R4).notes).toEqual([]);
   });
 
   it('leaves a reading with an empty cell out of the series it belongs to only', () => {
@@ -237,6 +239,83 @@ describe('parseOpsd and householdSeries: meters', () => {
         [hour(2), 1000],
       ]),
     );
+  });
+
+  it('leaves the interval across a reset of the export meter out of the load, and says so', () => {
+    // The export meter is replaced between 01:00 and 02:00: it reads 3.5, then 0.25.
+    const text = opsd(
+      [`${R4}_grid_import`, `${R4}_grid_export`, `${R4}_pv`],
+      readings(60, [
+        [10, 3, 5],
+        [10.5, 3.5, 6],
+        [11, 0.25, 7],
+        [11.5, 0.5, 8],
+      ]),
+    );
+    const file = parseOpsd(text, R4);
+    expect(file.resets).toEqual(new Map([[`${R4}_grid_export`, 1]]));
+    expect(file.notes).toEqual([
+      `${R4}_grid_export reset 1 time (its reading fell): the interval across it left out`,
+    ]);
+    const series = householdSeries(file, false);
+    expect(series.load).toEqual(
+      new Map([
+        [hour(0), 1000],
+        [hour(2), 1250],
+      ]),
+    );
+    expect(series.pv).toEqual(
+      new Map([
+        [hour(0), 1000],
+        [hour(1), 1000],
+        [hour(2), 1000],
+      ]),
+    );
+    expect(series.negativeLoadHours).toBe(0);
+  });
+
+  it('leaves the interval across a reset of a PV meter out of both PV and load, counting each reset', () => {
+    // The roof meter wraps twice (7 → 1, 3 → 0.5); the facade meter and the grid meters count on.
+    const text = opsd(
+      [`${R4}_grid_import`, `${R4}_grid_export`, `${R4}_pv_facade`, `${R4}_pv_roof`],
+      readings(60, [
+        [10, 2, 1, 6],
+        [10, 3, 1.5, 7],
+        [10, 4, 2, 1],
+        [10, 4, 2.5, 3],
+        [10, 4, 3, 0.5],
+        [10, 4, 3.5, 1],
+      ]),
+    );
+    const file = parseOpsd(text, R4);
+    expect(file.resets).toEqual(new Map([[`${R4}_pv_roof`, 2]]));
+    expect(file.notes).toEqual([
+      `${R4}_pv_roof reset 2 times (its reading fell): the intervals across them left out`,
+    ]);
+    const series = householdSeries(file, false);
+    expect([...series.pv!.keys()]).toEqual([hour(0), hour(2), hour(4)]);
+    expect(series.pv!.get(hour(2))).toBe(2500);
+    expect([...series.load!.keys()]).toEqual([hour(0), hour(2), hour(4)]);
+    expect(series.load!.get(hour(0))).toBe(500);
+  });
+
+  it('leaves a reset on a row with another meter empty out up to the next full reading', () => {
+    // Import falls at 01:00, where the PV is empty: 00:00–02:00 is one interval for the load,
+    // and it spans the reset.
+    const text = opsd(
+      [`${R4}_grid_import`, `${R4}_grid_export`, `${R4}_pv`],
+      readings(60, [
+        [10, 0, 5],
+        [0.5, 0, ''],
+        [1.5, 0, 7],
+        [2, 0, 8],
+      ]),
+    );
+    const file = parseOpsd(text, R4);
+    expect(file.resets).toEqual(new Map([[`${R4}_grid_import`, 1]]));
+    const series = householdSeries(file, false);
+    expect(series.load).toEqual(new Map([[hour(2), 1500]]));
+    expect(series.pv!.get(hour(0))).toBe(1000);
   });
 
   it('refuses a stamp it cannot read', () => {

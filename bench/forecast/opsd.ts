@@ -14,6 +14,10 @@ import { column, fileLines, header, HourlySeries, mostCommonStep, parseLines, Te
  *   UTC hour; an hour counts when such intervals cover 3/4 of it. Readings further apart than two
  *   intervals leave a gap. Where stamps moved by the CEST shift (below) fall on each other, the
  *   energy is carried into the next interval.
+ * - A meter's reading lower than its reading before is a reset (the meter replaced, its counter
+ *   wrapped): OPSD meters only count up. The interval across it has no value for the series
+ *   that meter is part of, and leaves a gap there. Small negative hours of load are not resets
+ *   but timing between meters; they are clipped, and counted.
  * - In the 2017 release `utc_timestamp` follows summer time: the PV's daily centre steps an hour
  *   later when CEST starts and back when it ends. `cestShift` moves the rows whose
  *   `cet_cest_timestamp` says `+0200` an hour earlier; `chooseCestShift` (alignment.ts) decides
@@ -38,10 +42,17 @@ export interface HouseholdFile {
   rows: number;
   /** Most common step between readings, ms. */
   step: number;
-  /** Per row: the labelled UTC instant, whether the local stamp is summer time, PV and load meter sums (NaN where a meter is empty). */
-  readings: { at: number; cest: boolean; pv: number; load: number }[];
+  /**
+   * Per row: the labelled UTC instant, whether the local stamp is summer time, PV and load meter
+   * sums (NaN where a meter is empty), and whether a meter of either sum was reset since the row before.
+   */
+  readings: { at: number; cest: boolean; pv: number; load: number; pvReset: boolean; loadReset: boolean }[];
   /** Why there is no load, when there is none. */
   noLoad: string | null;
+  /** Resets per meter, only of meters that had any. */
+  resets: Map<string, number>;
+  /** What the reader did to the readings, a line each for the report. */
+  notes: string[];
 }
 
 export interface HouseholdSeries {
@@ -105,6 +116,14 @@ function parseReadings(first: string, rows: Iterable<string>, prefix: string, so
   const reading = (cells: string[], column: number) =>
     column < 0 ? 0 : cells[column] === undefined || cells[column].trim() === '' ? NaN : Number(cells[column]);
   const readings: HouseholdFile['readings'] = [];
+  const pvMeters = pvIndexes.map((column) => ({ column, inPv: true }));
+  const otherMeters = [importIndex, exportIndex, chargeIndex, dischargeIndex]
+    .filter((column) => column >= 0)
+    .map((column) => ({ column, inPv: false }));
+  const meterColumns = [...pvMeters, ...otherMeters];
+  // A meter is compared with its own reading before, skipping its empty cells.
+  const lastReading = new Map<number, number>();
+  const resets = new Map<string, number>();
   let rowCount = 0;
   for (const row of rows) {
     if (row === '') continue;
@@ -119,7 +138,20 @@ function parseReadings(first: string, rows: Iterable<string>, prefix: string, so
       pv +
       reading(cells, dischargeIndex) -
       reading(cells, chargeIndex);
-    readings.push({ at, cest: (cells[localIndex] ?? '').endsWith('+0200'), pv, load });
+    let pvReset = false;
+    let loadReset = false;
+    for (const { column, inPv } of meterColumns) {
+      const value = reading(cells, column);
+      if (!Number.isFinite(value)) continue;
+      const before = lastReading.get(column);
+      if (before !== undefined && value < before) {
+        resets.set(names[column], (resets.get(names[column]) ?? 0) + 1);
+        loadReset = true;
+        if (inPv) pvReset = true;
+      }
+      lastReading.set(column, value);
+    }
+    readings.push({ at, cest: (cells[localIndex] ?? '').endsWith('+0200'), pv, load, pvReset, loadReset });
   }
   return {
     prefix,
@@ -128,14 +160,24 @@ function parseReadings(first: string, rows: Iterable<string>, prefix: string, so
     step: mostCommonStep(readings.map((each) => each.at)) || HOUR_MS,
     readings,
     noLoad,
+    resets,
+    notes: [...resets].map(
+      ([meter, times]) =>
+        `${meter} reset ${times === 1 ? '1 time' : `${times} times`} (its reading fell): ` +
+        `the interval${times === 1 ? ' across it' : 's across them'} left out`,
+    ),
   };
 }
 
+/** A reading of a sum of cumulative kWh meters; `afterReset`: one of them was reset since the point before. */
+interface MeterPoint {
+  at: number;
+  kwh: number;
+  afterReset: boolean;
+}
+
 /** Mean power per UTC hour, W, from the readings of a cumulative kWh meter; and the hours below 0, clipped. */
-function hourlyPower(
-  points: { at: number; kwh: number }[],
-  step: number,
-): { series: HourlySeries; negativeHours: number } {
+function hourlyPower(points: MeterPoint[], step: number): { series: HourlySeries; negativeHours: number } {
   const slots = new Map<number, { kwh: number; covered: number }>();
   let carried = 0;
   for (let index = 1; index < points.length; index++) {
@@ -144,6 +186,7 @@ function hourlyPower(
     const span = current.at - previous.at;
     const kwh = current.kwh - previous.kwh + carried;
     carried = 0;
+    if (current.afterReset) continue;
     if (span <= 0) {
       carried = kwh;
       continue;
@@ -172,13 +215,24 @@ function hourlyPower(
 /** The building's hourly PV and load, with or without the CEST shift. */
 export function householdSeries(file: HouseholdFile, cestShift: boolean): HouseholdSeries {
   let shiftedRows = 0;
-  const pvPoints: { at: number; kwh: number }[] = [];
-  const loadPoints: { at: number; kwh: number }[] = [];
-  for (const { at, cest, pv, load } of file.readings) {
+  const pvPoints: MeterPoint[] = [];
+  const loadPoints: MeterPoint[] = [];
+  // A reset on a row whose sum is empty still breaks the interval up to the next full sum.
+  let pvResetPending = false;
+  let loadResetPending = false;
+  for (const { at, cest, pv, load, pvReset, loadReset } of file.readings) {
     const moved = cestShift && cest ? at - HOUR_MS : at;
     if (moved !== at) shiftedRows++;
-    if (Number.isFinite(pv)) pvPoints.push({ at: moved, kwh: pv });
-    if (Number.isFinite(load)) loadPoints.push({ at: moved, kwh: load });
+    pvResetPending ||= pvReset;
+    loadResetPending ||= loadReset;
+    if (Number.isFinite(pv)) {
+      pvPoints.push({ at: moved, kwh: pv, afterReset: pvResetPending });
+      pvResetPending = false;
+    }
+    if (Number.isFinite(load)) {
+      loadPoints.push({ at: moved, kwh: load, afterReset: loadResetPending });
+      loadResetPending = false;
+    }
   }
   const load = file.noLoad === null ? hourlyPower(loadPoints, file.step) : null;
   return {

@@ -133,9 +133,28 @@ describe('parsePsm3: gaps, values and order', () => {
     expect(psm3Error('time,dni,temp_air\n2011-06-01 00:00:00+00:00,0,10\n')).toMatch(
       /psm3\.csv: no column ghi \(have time, dni, temp_air\)/,
     );
-    expect(psm3Error('time,ghi,temperature\n2011-06-01 00:00:00+00:00,0,10\n')).toMatch(
-      /no column temp_air \(have time, ghi, temperature\)/,
+    expect(psm3Error('time,ghi,air_temp\n2011-06-01 00:00:00+00:00,0,10\n')).toMatch(
+      /no column temp_air or Temperature \(have time, ghi, air_temp\)/,
     );
+  });
+
+  it('reads the columns by NSRDB’s names too, ignoring case, as older pvlib wrote them', () => {
+    const text = [
+      ',Year,Month,Day,Hour,Minute,Temperature,GHI,Clearsky GHI,DNI,DHI',
+      '2011-06-01 00:00:00+00:00,2011,6,1,0,0,10,100,150,0,0',
+      '2011-06-01 00:30:00+00:00,2011,6,1,0,30,12,200,250,0,0',
+      '2011-06-01 01:00:00+00:00,2011,6,1,1,0,14,300,350,0,0',
+    ].join('\n');
+    const series = parsePsm3(text, 'psm3.csv');
+    expect(series.ghi.get(START)).toBeCloseTo(200, 10);
+    expect(series.ghiClear.get(START)).toBeCloseTo(250, 10);
+    expect(series.temperature.get(START)).toBeCloseTo(12, 10);
+    const lowerCase = parsePsm3(
+      text.replace(/^[^\n]*/, ',year,month,day,hour,minute,TEMP_AIR,Ghi,clearsky ghi,dni,dhi'),
+    );
+    expect(lowerCase.ghi).toEqual(series.ghi);
+    expect(lowerCase.ghiClear).toEqual(series.ghiClear);
+    expect(lowerCase.temperature).toEqual(series.temperature);
   });
 
   it('refuses a stamp it cannot read', () => {
@@ -143,17 +162,30 @@ describe('parsePsm3: gaps, values and order', () => {
       /psm3\.csv: bad time 06\/01\/2011 00:00/,
     );
   });
+
+  it('refuses a date the calendar does not have, naming its line', () => {
+    const text = [
+      ',ghi,temp_air',
+      '2011-02-28 23:30:00+00:00,0,10',
+      '',
+      '2011-02-29 00:00:00+00:00,0,10',
+    ].join('\n');
+    expect(psm3Error(text)).toBe('psm3.csv line 4: "2011-02-29 00:00:00+00:00" is not a valid date and time');
+    expect(psm3Error(',ghi,temp_air\n2011-06-01 24:00:00+00:00,0,10\n')).toMatch(
+      /line 2: "2011-06-01 24:00:00\+00:00" is not a valid date and time/,
+    );
+  });
 });
 
 describe('parsePsm3: the file as NSRDB serves it', () => {
+  const METADATA_NAMES =
+    'Source,Location ID,City,State,Country,Latitude,Longitude,Time Zone,Elevation,Local Time Zone';
+  const COLUMNS = 'Year,Month,Day,Hour,Minute,DHI,DNI,GHI,Clearsky GHI,Temperature';
   /** Two metadata rows (names, values with the Time Zone in hours), then Year..Minute and the values. */
-  const nsrdb = (zone: string, rows: string[]) =>
-    [
-      'Source,Location ID,City,State,Country,Latitude,Longitude,Time Zone,Elevation,Local Time Zone',
-      `NSRDB,149190,-,-,-,39.73,-105.18,${zone},1829,-7`,
-      'Year,Month,Day,Hour,Minute,DHI,DNI,GHI,Clearsky GHI,Temperature',
-      ...rows,
-    ].join('\n');
+  const nsrdb = (zone: string, rows: string[], location = '149190', columns = COLUMNS) =>
+    [METADATA_NAMES, `NSRDB,${location},-,-,-,39.73,-105.18,${zone},1829,-7`, columns, ...rows].join('\n');
+  const lastRowsOf2011 = ['2011,12,31,23,0,0,0,100,150,10', '2011,12,31,23,30,0,0,200,250,12'];
+  const firstRowsOf2012 = ['2012,1,1,0,0,0,0,300,350,14', '2012,1,1,0,30,0,0,400,450,16'];
 
   it('reads the stamps in the metadata’s Time Zone and the columns by their NSRDB names', () => {
     const series = parsePsm3(
@@ -184,5 +216,40 @@ describe('parsePsm3: the file as NSRDB serves it', () => {
       /psm3\.csv: bad time 2011 6 x 0 0/,
     );
     expect(psm3Error(nsrdb('', ['2011,6,1,0,0,0,0,100,150,10']))).toMatch(/no Time Zone in the metadata row/);
+  });
+
+  it('reads yearly files joined as they come, passing over the second file’s header rows', () => {
+    const joined = `${nsrdb('0', lastRowsOf2011)}\n${nsrdb('0', firstRowsOf2012)}\n`;
+    const series = parsePsm3(joined, 'nsrdb.csv');
+    expect(series.rows).toBe(4);
+    const newYear = Date.parse('2011-12-31T23:00:00Z');
+    expect([...series.ghi.keys()]).toEqual([newYear]);
+    expect(series.ghi.get(newYear)).toBeCloseTo(0.25 * 100 + 0.5 * 200 + 0.25 * 300, 10);
+  });
+
+  it('refuses a second header of another site or with other columns, naming its line', () => {
+    expect(psm3Error(`${nsrdb('-7', lastRowsOf2011)}\n${nsrdb('-6', firstRowsOf2012)}`)).toBe(
+      'psm3.csv line 7: a second NSRDB header (files joined) for another site: its Time Zone is -6, ' +
+        "the first's -7; join the years of one site only",
+    );
+    expect(psm3Error(`${nsrdb('-7', lastRowsOf2011)}\n${nsrdb('-7', firstRowsOf2012, '149191')}`)).toMatch(
+      /line 7: a second NSRDB header \(files joined\) for another site: its Location ID is 149191/,
+    );
+    const otherColumns = COLUMNS.replace('DHI,DNI', 'DNI,DHI');
+    expect(
+      psm3Error(`${nsrdb('-7', lastRowsOf2011)}\n${nsrdb('-7', firstRowsOf2012, '149190', otherColumns)}`),
+    ).toBe(
+      'psm3.csv line 8: a second NSRDB header (files joined) whose columns are not those of line 3; ' +
+        'join files with the same columns',
+    );
+  });
+
+  it('refuses a day the month does not have, naming its line', () => {
+    expect(psm3Error(nsrdb('-7', ['2011,4,30,23,30,0,0,0,0,10', '2011,4,31,0,0,0,0,0,0,10']))).toBe(
+      'psm3.csv line 5: "2011 4 31 0 0" is not a valid date and time',
+    );
+    expect(psm3Error(nsrdb('-7', ['2011,2,29,0,0,0,0,0,0,10']))).toMatch(
+      /line 4: "2011 2 29 0 0" is not a valid date/,
+    );
   });
 });

@@ -8,6 +8,42 @@ import { dataErrorMessage } from './spec-support';
 const HOUR_MS = 3_600_000;
 const START = Date.parse('2025-05-01T00:00:00Z');
 
+describe('readSite: an OPSD building', () => {
+  it('reports a meter that reset among what it did to the data', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'bench-site-opsd-'));
+    try {
+      const prefix = 'DE_KN_residential4';
+      const lines = [
+        `utc_timestamp,cet_cest_timestamp,${prefix}_grid_import,${prefix}_grid_export,${prefix}_pv`,
+      ];
+      const meters = { import: 0, export: 0, pv: 0 };
+      for (let at = START; at < START + 40 * 24 * HOUR_MS; at += HOUR_MS) {
+        const pvKwh = Math.max(0, 3 * Math.sin((Math.PI * (new Date(at).getUTCHours() - 5)) / 14));
+        meters.import += 0.5;
+        meters.export += pvKwh / 2;
+        meters.pv += pvKwh;
+        // The export meter replaced after 20 days: it counts from 0 again.
+        if (at === START + 20 * 24 * HOUR_MS) meters.export = 0;
+        const local = `${new Date(at + 2 * HOUR_MS).toISOString().slice(0, 19)}+0200`;
+        lines.push(
+          `${new Date(at).toISOString().slice(0, 19)}Z,${local},${meters.import},${meters.export},${meters.pv}`,
+        );
+      }
+      const path = join(directory, 'opsd.csv');
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      const parsed = parseOptions([
+        ...['--opsd', path, '--capacity', '4kW', '--lat', '47.66', '--lon', '9.18', '--cest-shift', 'off'],
+      ]);
+      if (parsed.help) throw new Error('expected options, got --help');
+      expect(readSite(parsed.options).notes).toContain(
+        `${prefix}_grid_export reset 1 time (its reading fell): the interval across it left out`,
+      );
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('readSite: a plain CSV', () => {
   let directory: string;
   beforeAll(() => {

@@ -222,6 +222,7 @@ function readOpsdSite(options: BenchOptions, notes: string[]): SiteSeries {
     `${count(file.rows)} rows every ${file.step / 60_000} min; meters: ${meters.filter(Boolean).join(', ')}`,
   );
   if (file.noLoad) notes.push(`no load: ${file.noLoad}`);
+  notes.push(...file.notes);
   if (file.noLoad && file.meters.pv.length === 0)
     throw new DataError(`${options.path}: nothing to score: ${file.noLoad}, and it has no PV`);
   const readings = { without: householdSeries(file, false), with: householdSeries(file, true) };
