@@ -82,6 +82,26 @@ describe('pvdaqPowerColumn', () => {
     );
   });
 
+  it('names the option for a file of another layout given as PVDAQ', () => {
+    const opsd = [
+      'utc_timestamp',
+      'cet_cest_timestamp',
+      'DE_KN_residential4_grid_import',
+      'DE_KN_residential4_pv',
+    ];
+    expect(dataErrorMessage(() => pvdaqPowerColumn(opsd, null, 'f.csv'))).toBe(
+      'f.csv: this is an Open Power System Data household file: give it as --opsd, not a PVDAQ export',
+    );
+    const nsrdb = ['Source', 'Location ID', 'City', 'Time Zone', 'Latitude'];
+    expect(dataErrorMessage(() => pvdaqPowerColumn(nsrdb, null, 'f.csv'))).toBe(
+      'f.csv: this is NSRDB weather: give it as --psm3 beside the PV file, not a PVDAQ export',
+    );
+    const pvlib = ['', 'Year', 'temp_air', 'ghi', 'ghi_clear'];
+    expect(dataErrorMessage(() => pvdaqPowerColumn(pvlib, null, 'f.csv'))).toMatch(
+      /PSM3 weather: give it as --psm3/,
+    );
+  });
+
   it('takes the column named, even beside an ac_power one', () => {
     expect(pvdaqPowerColumn(['measured_on', 'ac_power', 'dc_power'], 'dc_power', 'pvdaq.csv')).toBe(
       'dc_power',

@@ -21,8 +21,21 @@ export interface PvdaqOptions {
   stamps: 'start' | 'end';
 }
 
+/** The option for a file of another layout given as PVDAQ, told by its first row; null when none tells. */
+function otherLayout(names: string[]): string | null {
+  if (names.includes('utc_timestamp') && names.some((name) => name.endsWith('_grid_import')))
+    return 'an Open Power System Data household file: give it as --opsd';
+  if (names[0] === 'Source' && names.includes('Time Zone'))
+    return 'NSRDB weather: give it as --psm3 beside the PV file';
+  if (names.includes('ghi') && names.includes('temp_air'))
+    return 'PSM3 weather: give it as --psm3 beside the PV file';
+  return null;
+}
+
 /** The column holding AC power: the one named, else the only candidate; `ac_power_kw` is read in kW. */
 export function pvdaqPowerColumn(names: string[], wanted: string | null, source: string): string {
+  const other = otherLayout(names);
+  if (other !== null) throw new DataError(`${source}: this is ${other}, not a PVDAQ export`);
   if (wanted !== null) {
     if (!names.includes(wanted))
       throw new DataError(`${source}: no column ${wanted} (have ${names.join(', ')}) for --pvdaq-column`);
