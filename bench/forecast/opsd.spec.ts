@@ -57,7 +57,18 @@ describe('householdMeters', () => {
     });
   });
 
-  it('refuses an unknown prefix, listing the buildings that have a grid_import meter', () => {
+  it('takes a building with PV meters only, whose load cannot be told', () => {
+    const names = ['utc_timestamp', `${R4}_pv_1`, `${R4}_pv_2`, 'DE_KN_residential1_grid_import'];
+    expect(householdMeters(names, R4, 'household.csv')).toEqual({
+      import: null,
+      export: null,
+      pv: [`${R4}_pv_1`, `${R4}_pv_2`],
+      charge: null,
+      discharge: null,
+    });
+  });
+
+  it('refuses an unknown prefix, listing the buildings that have a grid_import or PV meter', () => {
     const names = [
       'utc_timestamp',
       'DE_KN_residential1_grid_import',
@@ -66,11 +77,11 @@ describe('householdMeters', () => {
       `${R4}_grid_import`,
     ];
     expect(dataErrorMessage(() => householdMeters(names, 'DE_KN_residential9', 'household.csv'))).toBe(
-      'household.csv: no meter DE_KN_residential9_grid_import; the buildings with a grid meter are ' +
-        `DE_KN_residential1, ${R4} (--opsd-prefix names one)`,
+      'household.csv: no meter DE_KN_residential9_grid_import nor DE_KN_residential9_pv; the buildings with a ' +
+        `grid or PV meter are DE_KN_residential1, DE_KN_residential3, ${R4} (--opsd-prefix names one)`,
     );
     expect(dataErrorMessage(() => householdMeters(['utc_timestamp'], R4, 'household.csv'))).toMatch(
-      /the buildings with a grid meter are none/,
+      /the buildings with a grid or PV meter are none/,
     );
   });
 });
@@ -133,6 +144,17 @@ describe('parseOpsd and householdSeries: meters', () => {
     const file = parseOpsd(text, R4);
     expect(file.noLoad).toBe(
       `${R4} has PV but no grid_export meter: what it used cannot be told from the grid import, so only its PV is scored`,
+    );
+    const series = householdSeries(file, false);
+    expect(series.load).toBeNull();
+    expect(series.pv!.get(hour(0))).toBe(1500);
+  });
+
+  it('has no load for PV without any grid meter, and says why', () => {
+    const text = opsd([`${R4}_pv`], readings(60, [[5], [6.5]]));
+    const file = parseOpsd(text, R4);
+    expect(file.noLoad).toBe(
+      `${R4} has PV but no grid_import meter: what it used cannot be told, so only its PV is scored`,
     );
     const series = householdSeries(file, false);
     expect(series.load).toBeNull();

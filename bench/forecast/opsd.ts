@@ -29,7 +29,8 @@ const HOUR_MS = 3_600_000;
 const MIN_HOUR_COVERAGE = 0.75;
 
 export interface HouseholdMeters {
-  import: string;
+  /** Null for a building with PV meters only: its PV is scored, its load cannot be told. */
+  import: string | null;
   export: string | null;
   pv: string[];
   charge: string | null;
@@ -65,24 +66,31 @@ export interface HouseholdSeries {
   negativeLoadHours: number;
 }
 
+const PV_METER = /^(.+)_pv(_.+)?$/;
+
 /** The building's meters, by their names; an unknown prefix is an error naming the buildings there are. */
 export function householdMeters(names: string[], prefix: string, source: string): HouseholdMeters {
   const name = (suffix: string) => (names.includes(`${prefix}_${suffix}`) ? `${prefix}_${suffix}` : null);
   const imported = name('grid_import');
-  if (imported === null) {
-    const suffix = '_grid_import';
-    const buildings = names
-      .filter((each) => each.endsWith(suffix))
-      .map((each) => each.slice(0, -suffix.length));
+  const pv = names.filter((each) => PV_METER.exec(each)?.[1] === prefix);
+  if (imported === null && pv.length === 0) {
+    const buildings = new Set(
+      names.flatMap((each) => {
+        const building = each.endsWith('_grid_import')
+          ? each.slice(0, -'_grid_import'.length)
+          : PV_METER.exec(each)?.[1];
+        return building ? [building] : [];
+      }),
+    );
     throw new DataError(
-      `${source}: no meter ${prefix}_grid_import; the buildings with a grid meter are ` +
-        `${buildings.join(', ') || 'none'} (--opsd-prefix names one)`,
+      `${source}: no meter ${prefix}_grid_import nor ${prefix}_pv; the buildings with a grid or PV meter are ` +
+        `${[...buildings].join(', ') || 'none'} (--opsd-prefix names one)`,
     );
   }
   return {
     import: imported,
     export: name('grid_export'),
-    pv: names.filter((each) => each === `${prefix}_pv` || each.startsWith(`${prefix}_pv_`)),
+    pv,
     charge: name('storage_charge'),
     discharge: name('storage_decharge'),
   };
@@ -105,12 +113,14 @@ function parseReadings(first: string, rows: Iterable<string>, prefix: string, so
   const pvIndexes = meters.pv.map(index);
   const hasBattery = meters.charge !== null || meters.discharge !== null;
   const noLoad =
-    meters.export === null && (meters.pv.length > 0 || hasBattery)
-      ? `${prefix} has ${meters.pv.length > 0 ? 'PV' : 'a battery'} but no grid_export meter: ` +
-        `what it used cannot be told from the grid import${meters.pv.length > 0 ? ', so only its PV is scored' : ''}`
-      : (meters.charge === null) !== (meters.discharge === null)
-        ? `${prefix} has one of storage_charge and storage_decharge: the battery's balance is unknown`
-        : null;
+    meters.import === null
+      ? `${prefix} has PV but no grid_import meter: what it used cannot be told, so only its PV is scored`
+      : meters.export === null && (meters.pv.length > 0 || hasBattery)
+        ? `${prefix} has ${meters.pv.length > 0 ? 'PV' : 'a battery'} but no grid_export meter: ` +
+          `what it used cannot be told from the grid import${meters.pv.length > 0 ? ', so only its PV is scored' : ''}`
+        : (meters.charge === null) !== (meters.discharge === null)
+          ? `${prefix} has one of storage_charge and storage_decharge: the battery's balance is unknown`
+          : null;
 
   // An empty cell leaves the sum NaN: that reading is missing for the series it belongs to.
   const reading = (cells: string[], column: number) =>
