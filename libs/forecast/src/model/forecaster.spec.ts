@@ -141,6 +141,25 @@ describe('trainForecaster', () => {
     );
   });
 
+  it('forecasts load with the weather trees only on the hours that have a temperature', () => {
+    expect(payload.models.loadWeather).not.toBeNull();
+    // Weather for the first 3 days of the 7; which trees serve an hour shows when they are dropped.
+    const full = inputAt(trainEnd, true);
+    const input = {
+      ...full,
+      weather: full.weather.filter((hour) => hour.hour.getTime() < trainEnd + 72 * HOUR_MS),
+    };
+    const load = (trained: TrainedModel) =>
+      forecast({ ...input, model: trained }).hourly.map((point) => point.loadPower);
+    const withoutWeatherTrees = load({
+      ...model,
+      payload: { ...payload, models: { ...payload.models, loadWeather: null } },
+    });
+    const served = load(model);
+    expect(served.slice(0, 72).some((power, hour) => power !== withoutWeatherTrees[hour])).toBe(true);
+    expect(served.slice(72)).toEqual(withoutWeatherTrees.slice(72));
+  });
+
   it('is deterministic', () => {
     const monthEnd = START + 30 * 24 * HOUR_MS;
     const train = () =>
