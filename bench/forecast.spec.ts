@@ -248,17 +248,9 @@ describe('npm run bench:forecast', () => {
   it('refuses PV whose day centres hours from solar noon: coordinates or time zone not the data’s', () => {
     const path = join(directory, 'elsewhere.csv');
     writeHalfHourlyCsv(path, 40);
-    const run = bench(
-      '--csv',
-      path,
-      '--capacity',
-      '4kW',
-      '--lat',
-      '48.14',
-      '--lon=-100',
-      '--results',
-      join(directory, 'x'),
-    );
+    // The site of the data, but 100° west.
+    const elsewhere = ['--capacity', '4kW', '--lat', '48.14', '--lon=-100'];
+    const run = bench('--csv', path, ...elsewhere, '--results', join(directory, 'x'));
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
       /^error: PV's daily centre falls \d+\.\d h (after|before) solar noon at longitude -100°: the coordinates or the stamps' time zone are not the data's/,
@@ -315,19 +307,15 @@ describe('npm run bench:forecast', () => {
     const path = join(directory, 'fortnight.csv');
     writeHalfHourlyCsv(path, 45);
     // 14 days of May: 336 hours of load, under 240 of daylight for solar.
-    const run = bench(
-      '--csv',
-      path,
-      ...SITE,
+    const days = [
       '--train',
       '2025-05-01:2025-05-14',
       '--score',
       '2025-05-15:2025-06-14',
       '--retrain',
       'none',
-      '--results',
-      join(directory, 'fortnight'),
-    );
+    ];
+    const run = bench('--csv', path, ...SITE, ...days, '--results', join(directory, 'fortnight'));
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(
       'solarHistory  not trained: under 240 hours with data, or under 24 of them to hold out; its baseline serves',
