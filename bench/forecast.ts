@@ -20,7 +20,7 @@ import {
   weatherPersistence,
 } from './forecast/scores';
 import { readSite, SiteSeries } from './forecast/site-input';
-import { localDateStart } from './forecast/time-zones';
+import { localDaysSpan } from './forecast/time-zones';
 import { checkTargets, TargetFigures, targetLine } from './forecast/targets';
 
 /**
@@ -91,11 +91,7 @@ const FULL_WEATHER_SHARE = 0.95;
  * without it is forecast as in setting (b).
  */
 function weatherShare(site: SiteSeries, score: [string, string]): number {
-  const from = localDateStart(score[0], site.timeZone);
-  const to = localDateStart(
-    new Date(Date.parse(`${score[1]}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
-    site.timeZone,
-  );
+  const [from, to] = localDaysSpan(score, site.timeZone);
   const series = site.solar ?? site.load;
   let hours = 0;
   let covered = 0;

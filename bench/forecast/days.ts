@@ -1,6 +1,6 @@
 import { DataError } from './data-error';
 import type { HourlySeries } from './data-files';
-import { localDateStart, zoneOffsetMs } from './time-zones';
+import { localDate, localDateStart, localDaysSpan, shiftDate } from './time-zones';
 
 /**
  * The training and scored days of a run: as given, or from the data (the last third of its local
@@ -19,17 +19,12 @@ export interface Days {
   score: [string, string];
 }
 
-const localDate = (utcMs: number, timeZone: string) =>
-  new Date(utcMs + zoneOffsetMs(utcMs, timeZone)).toISOString().slice(0, 10);
-const shift = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
 /** Hours of `series` in the local days [from, to]. */
 function hoursIn(series: HourlySeries[], range: [string, string], timeZone: string): number {
-  const start = localDateStart(range[0], timeZone);
-  const end = localDateStart(shift(range[1], 1), timeZone);
+  const [start, end] = localDaysSpan(range, timeZone);
   const hours = new Set<number>();
   for (const one of series) for (const hour of one.keys()) if (hour >= start && hour < end) hours.add(hour);
   return hours.size;
@@ -50,9 +45,9 @@ export function chooseDays(
   if (!Number.isFinite(first)) throw new DataError('no hour with data');
   // Whole local days only: a first or last day the data starts or ends within is left out.
   let firstDate = localDate(first, timeZone);
-  if (localDateStart(firstDate, timeZone) < first) firstDate = shift(firstDate, 1);
+  if (localDateStart(firstDate, timeZone) < first) firstDate = shiftDate(firstDate, 1);
   let lastDate = localDate(last, timeZone);
-  if (last + HOUR_MS < localDateStart(shift(lastDate, 1), timeZone)) lastDate = shift(lastDate, -1);
+  if (last + HOUR_MS < localDateStart(shiftDate(lastDate, 1), timeZone)) lastDate = shiftDate(lastDate, -1);
   const total = daysBetween(firstDate, lastDate);
   const span = `the data's whole local days run ${firstDate} to ${lastDate}`;
 
@@ -60,13 +55,13 @@ export function chooseDays(
   let train = given.train;
   if (!score) {
     const from = train
-      ? shift(train[1], 1)
-      : shift(lastDate, 1 - Math.max(MIN_SCORED_DAYS, Math.floor(total / 3)));
+      ? shiftDate(train[1], 1)
+      : shiftDate(lastDate, 1 - Math.max(MIN_SCORED_DAYS, Math.floor(total / 3)));
     if (from > lastDate) throw new DataError(`no day left to score after the training days (${span})`);
     score = [from, lastDate];
   }
   if (!train) {
-    const to = shift(score[0], -1);
+    const to = shiftDate(score[0], -1);
     if (to < firstDate) throw new DataError(`no day left to train on before ${score[0]} (${span})`);
     train = [firstDate, to];
   }

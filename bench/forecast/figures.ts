@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { barChartSvg, LineSeries, weekChartSvg } from './plots';
 import type { ReplayResult, ScoredHour, Setting } from './replay';
 import { loadRows, scorableLoadHours, scorableSolarHours, solarRows, typicalWeek } from './scores';
+import { shiftDate } from './time-zones';
 
 /**
  * The plots of a run: for solar (and load, when there is load) a week of forecasts against the
@@ -19,9 +20,6 @@ const SETTING_NAME: Record<Setting, string> = {
   weather: 'model (a), measured weather',
   history: 'model (b), no weather',
 };
-
-const shiftDate = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 function weekHours(hours: readonly ScoredHour[], from: string): ScoredHour[] {
   const to = shiftDate(from, 6);

@@ -4,7 +4,7 @@ import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { COLUMN_NAMES } from './plain-csv';
 import { SAMPLE } from './sample';
 import type { Retrain } from './replay';
-import { isKnownTimeZone } from './time-zones';
+import { isCalendarTime, isKnownTimeZone } from './time-zones';
 
 /**
  * The command line of `npm run bench:forecast`: one table of options from which both the parser
@@ -337,10 +337,7 @@ function coordinate(text: string | undefined, name: string, limit: number): numb
 
 /** Whether `date` (YYYY-MM-DD) is a day of the calendar: not 2025-02-30, not month 13. */
 function isCalendarDate(date: string): boolean {
-  const at = Date.parse(`${date}T00:00:00Z`);
-  return (
-    /^\d{4}-\d{2}-\d{2}$/.test(date) && Number.isFinite(at) && new Date(at).toISOString().startsWith(date)
-  );
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && isCalendarTime([...date.split('-').map(Number), 0, 0]);
 }
 
 function dateRange(text: string | undefined, name: string): [string, string] | null {

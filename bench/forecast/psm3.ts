@@ -8,6 +8,7 @@ import {
   parseLines,
   TextLines,
 } from './data-files';
+import { isCalendarTime } from './time-zones';
 
 /**
  * NSRDB PSM3 weather as pvlib writes it (`pvlib.iotools.get_psm3`, saved by pandas: the first
@@ -92,18 +93,6 @@ function numberedLines(rest: Iterable<string>): NumberedLines {
     },
   };
   return numbered;
-}
-
-/** Whether year, month, day, hour and minute name a time the calendar has: Date.UTC rolls 2011-02-29 over into March. */
-function isCalendarTime([year, month, day, hour, minute]: number[]): boolean {
-  const time = new Date(Date.UTC(year, month - 1, day, hour, minute));
-  return (
-    time.getUTCFullYear() === year &&
-    time.getUTCMonth() === month - 1 &&
-    time.getUTCDate() === day &&
-    time.getUTCHours() === hour &&
-    time.getUTCMinutes() === minute
-  );
 }
 
 interface Psm3Columns {

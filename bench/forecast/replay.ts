@@ -13,7 +13,7 @@ import { TRAINING_DAYS } from '../../libs/forecast/src/model/train';
 import { retrainingDue } from '../../libs/forecast/src/model/retraining';
 import { isDaytimeHour, smartPersistence } from '../../libs/forecast/src/evaluation';
 import type { HourlySeries } from './data-files';
-import { localDateStart, zoneOffsetMs } from './time-zones';
+import { localDate, localDateStart, shiftDate } from './time-zones';
 
 /**
  * Replays a site's history day by day through the production code: `trainForecaster` on the
@@ -129,12 +129,6 @@ function weatherRows(data: SiteData, from: number, to: number): HourlyWeather[] 
   return out;
 }
 
-const localDate = (utcMs: number, timeZone: string) =>
-  new Date(utcMs + zoneOffsetMs(utcMs, timeZone)).toISOString().slice(0, 10);
-
-const dayBefore = (date: string) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
-
 function localDates(from: string, to: string): string[] {
   const dates: string[] = [];
   for (let day = Date.parse(`${from}T00:00:00Z`); day <= Date.parse(`${to}T00:00:00Z`); day += DAY_MS) {
@@ -189,10 +183,7 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
   let lastMonth = '';
   for (const date of localDates(data.score[0], data.score[1])) {
     const origin = localDateStart(date, data.timeZone);
-    const next = localDateStart(
-      new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10),
-      data.timeZone,
-    );
+    const next = localDateStart(shiftDate(date, 1), data.timeZone);
     const month = date.slice(0, 7);
     if (data.retrain === 'monthly' && lastMonth !== '' && month !== lastMonth) train(origin);
     const last = trainings.at(-1);
@@ -218,7 +209,7 @@ export function replaySite(data: SiteData, log: (line: string) => void): ReplayR
     // Clear-sky power of the array as the history-only model sees it (orientation from training
     // data only), over yesterday and today, for smart persistence; and the fitted physical model.
     const reference = readPayload(models.history ?? null) ?? readPayload(models.weather ?? null);
-    const yesterday = localDateStart(dayBefore(date), data.timeZone);
+    const yesterday = localDateStart(shiftDate(date, -1), data.timeZone);
     const timeline = buildTimeline(data.site, [], weatherRows(data, yesterday, next), yesterday, next);
     const todaySlot = Math.round((origin - yesterday) / HOUR_MS);
     const clear = reference ? clearSkyPower(reference.pv, timeline) : null;

@@ -7,6 +7,7 @@ import {
   solarErrors,
 } from '../../libs/forecast/src/evaluation';
 import type { ScoredHour, Setting } from './replay';
+import { shiftDate } from './time-zones';
 
 /**
  * The scores per month and overall, the tables the benchmark prints and the week it plots, with
@@ -136,7 +137,6 @@ export interface WeatherPersistence {
 
 /** Fewer pairs of days than this and a correlation says little: no figure. */
 const MIN_PERSISTENCE_PAIRS = 10;
-const DAY_MS = 86_400_000;
 
 /**
  * How persistent the scored days' weather was, which bounds what a forecast without weather can
@@ -161,7 +161,7 @@ export function weatherPersistence(hours: readonly ScoredHour[]): WeatherPersist
   for (let day = 1; day < indices.length; day++) {
     const [previous, current] = [indices[day - 1], indices[day]];
     if (previous.index === null || current.index === null) continue;
-    if (Date.parse(current.date) - Date.parse(previous.date) !== DAY_MS) continue;
+    if (current.date !== shiftDate(previous.date, 1)) continue;
     before.push(previous.index);
     after.push(current.index);
   }

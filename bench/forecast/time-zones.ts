@@ -105,3 +105,33 @@ export function localMidnight(utcMs: number, timeZone: string): number {
 export function localDateStart(date: string, timeZone: string): number {
   return wallTimeToUtc(Date.parse(`${date}T00:00:00Z`), timeZone);
 }
+
+/** The `YYYY-MM-DD` date `days` days after `date` (before it when negative). */
+export function shiftDate(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The local `YYYY-MM-DD` date of a UTC instant. */
+export function localDate(utcMs: number, timeZone: string): string {
+  return new Date(utcMs + zoneOffsetMs(utcMs, timeZone)).toISOString().slice(0, 10);
+}
+
+/** The UTC instants [start, end) of the local days `from` to `to`, both included. */
+export function localDaysSpan([from, to]: readonly [string, string], timeZone: string): [number, number] {
+  return [localDateStart(from, timeZone), localDateStart(shiftDate(to, 1), timeZone)];
+}
+
+/**
+ * Whether year, month, day, hour and minute name a time the calendar has: `Date.UTC` rolls
+ * 2011-02-29 over into March and month 13 into the next year.
+ */
+export function isCalendarTime([year, month, day, hour, minute]: readonly number[]): boolean {
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute));
+  return (
+    time.getUTCFullYear() === year &&
+    time.getUTCMonth() === month - 1 &&
+    time.getUTCDate() === day &&
+    time.getUTCHours() === hour &&
+    time.getUTCMinutes() === minute
+  );
+}
