@@ -216,6 +216,13 @@ describe('parsePlainCsv: time stamps', () => {
       /line 2: "01\/05\/2025 10:00" is not an ISO 8601 timestamp .*, a day-first dotted one .* nor Unix time/,
     );
     expect(parseError('timestamp,pv\n2025-02-30T10:00Z,3\n')).toMatch(/not a valid date/);
+    // Month 13 or 00 is no month: Date.UTC would roll it into the next or the last year.
+    expect(parseError('timestamp,pv\n2025-13-01T10:00Z,3\n')).toMatch(
+      /"2025-13-01T10:00Z" is not a valid date/,
+    );
+    expect(parseError('timestamp,pv\n01.00.2025 10:00,3\n', { timeZone: 'UTC', stamps: 'start' })).toMatch(
+      /not a valid date/,
+    );
     expect(parseError('timestamp,pv\n2025-05-01T10:00Z,3\n2025-05-01T12:00+02:00,4\n')).toMatch(
       /line 3: .* same instant as line 2/,
     );

@@ -1,7 +1,7 @@
 import { checkCoverage, Coverage } from './coverage';
 import { DataError } from './data-error';
 import { fileLines, HourlySeries, mostCommonStep, parseLines, TextLines } from './data-files';
-import { fixedOffsetZone, wallTimeInstants } from './time-zones';
+import { fixedOffsetZone, isCalendarTime, wallTimeInstants } from './time-zones';
 
 /**
  * The plain CSV layout: a header row, then one row per interval, comma separated (or semicolon
@@ -266,12 +266,9 @@ function parseStamp(
     Number(second ?? 0),
     fraction ? Math.round(Number(`0.${fraction}`) * 1000) : 0,
   );
-  const check = new Date(wall);
   if (
     !Number.isFinite(wall) ||
-    check.getUTCDate() !== Number(dayOfMonth) ||
-    check.getUTCHours() !== Number(hour) ||
-    Number(minute) > 59 ||
+    !isCalendarTime([year, month, dayOfMonth, hour, minute].map(Number)) ||
     Number(second ?? 0) > 59
   )
     throw new DataError(`${where}: "${text}" is not a valid date and time`);
